@@ -1,0 +1,159 @@
+"""The catalog: an ordered, validated set of tools.
+
+Tools are ordered by domain rank (stable within a domain), so any subset comes out
+domain-grouped and byte-stable. Bad input fails here, when the catalog is built, never at
+request time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cached_property
+
+from toolret.errors import (
+    DuplicateToolError,
+    InvalidToolNameError,
+    ToolDescriptionError,
+    UnknownCoreToolError,
+)
+from toolret.tool import Document, Role, Tool
+
+__all__ = ["DEFAULT_DOMAIN_RANK", "MIN_DESCRIPTION_LENGTH", "Catalog"]
+
+DEFAULT_DOMAIN_RANK: tuple[str, ...] = (
+    "records",
+    "objects",
+    "fields",
+    "relations",
+    "views",
+    "comments",
+    "tasks",
+    "catalog",
+    "meta",
+)
+MIN_DESCRIPTION_LENGTH = 40
+VALID_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+class Catalog:
+    """An ordered, validated, immutable set of tools.
+
+    ``core`` names tools that are always bound, in addition to tools built with ``core=True``.
+    Raises a ``CatalogError`` subclass naming the tool and what to fix.
+    """
+
+    def __init__(
+        self,
+        tools: Iterable[Tool],
+        *,
+        core: Iterable[str] = (),
+        domain_rank: Sequence[str] = DEFAULT_DOMAIN_RANK,
+        min_description_length: int = MIN_DESCRIPTION_LENGTH,
+    ) -> None:
+        given = list(tools)
+        seen: set[str] = set()
+        for tool in given:
+            _validate(tool, seen, min_description_length)
+        core_names = set(core)
+        unknown = sorted(core_names - seen)
+        if unknown:
+            raise UnknownCoreToolError(
+                f"core tool {unknown[0]!r} is not in the catalog; add it or remove it from core",
+                tool=unknown[0],
+            )
+        given = [dataclasses.replace(t, core=True) if t.name in core_names else t for t in given]
+        rank = {domain.casefold(): i for i, domain in enumerate(domain_rank)}
+        self.domain_rank = tuple(domain_rank)
+        self.tools: tuple[Tool, ...] = tuple(
+            sorted(given, key=lambda t: rank.get(t.domain.casefold(), len(rank)))
+        )
+        self._position = {tool.name: i for i, tool in enumerate(self.tools)}
+
+    def __len__(self) -> int:
+        return len(self.tools)
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(self.tools)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._position
+
+    def __getitem__(self, name: str) -> Tool:
+        return self.tools[self._position[name]]
+
+    def __repr__(self) -> str:
+        return f"<Catalog {len(self.tools)} tools, {len(self.core)} core>"
+
+    @cached_property
+    def names(self) -> list[str]:
+        """Every tool name, in catalog order."""
+        return [tool.name for tool in self.tools]
+
+    @cached_property
+    def core(self) -> tuple[Tool, ...]:
+        """The always-bound tools, in catalog order."""
+        return tuple(tool for tool in self.tools if tool.core)
+
+    @cached_property
+    def candidates(self) -> tuple[Tool, ...]:
+        """The tools retrieval chooses among (every non-core tool), in catalog order."""
+        return tuple(tool for tool in self.tools if not tool.core)
+
+    def position(self, name: str) -> int:
+        """A tool's index in catalog order."""
+        return self._position[name]
+
+    def subset(self, names: Iterable[str]) -> tuple[Tool, ...]:
+        """The named tools that are in this catalog, in catalog order (duplicates dropped)."""
+        wanted = {name for name in names if name in self._position}
+        return tuple(tool for tool in self.tools if tool.name in wanted)
+
+    def documents(self, example_role: Role = "document") -> list[tuple[str, Document]]:
+        """Every (tool name, document) pair, in catalog order: descriptions and examples."""
+        return [(tool.name, doc) for tool in self.tools for doc in tool.documents(example_role)]
+
+    def corpus_hash(self, model_id: str, example_role: Role = "document") -> str:
+        """A hash of the embedding model and every tool's retrieval documents.
+
+        It changes when a name, description, keyword, category, example or the model changes,
+        and only then: reordering tools or changing which are core leaves it as it is.
+        """
+        key = (model_id, example_role)
+        cached = self._corpus_hashes.get(key)
+        if cached is None:
+            digest = hashlib.sha256(f"{model_id}\x00{example_role}".encode())
+            for name, doc_key in sorted((n, d.key) for n, d in self.documents(example_role)):
+                digest.update(f"\x00{name}\x00{doc_key}".encode())
+            cached = self._corpus_hashes[key] = digest.hexdigest()
+        return cached
+
+    @cached_property
+    def _corpus_hashes(self) -> dict[tuple[str, Role], str]:
+        return {}
+
+
+def _validate(tool: Tool, seen: set[str], min_description_length: int) -> None:
+    if not VALID_NAME.match(tool.name):
+        raise InvalidToolNameError(
+            f"tool name {tool.name!r} is invalid: model APIs accept 1-64 characters of "
+            "[A-Za-z0-9_-]; rename the tool",
+            tool=tool.name,
+        )
+    if tool.name in seen:
+        raise DuplicateToolError(
+            f"tool {tool.name!r} is defined twice; tool names must be unique in a catalog",
+            tool=tool.name,
+        )
+    seen.add(tool.name)
+    length = len(tool.description.strip())
+    if length < min_description_length:
+        what = "an empty" if length == 0 else f"a thin ({length}-character)"
+        raise ToolDescriptionError(
+            f"tool {tool.name!r} has {what} description; write at least "
+            f"{min_description_length} characters saying what it does and when to use it, "
+            "for a reader who does not know the tool exists",
+            tool=tool.name,
+        )

@@ -1,0 +1,104 @@
+"""The toolret error hierarchy.
+
+Every error toolret raises is a ``ToolretError``; each carries the object it is about.
+
+    ToolretError
+    ├── CatalogError                 a catalog cannot be built (raised at build time, never per request)
+    │   ├── DuplicateToolError       two tools share a name
+    │   ├── InvalidToolNameError     a name model APIs reject ([A-Za-z0-9_-], at most 64 characters)
+    │   ├── ToolDescriptionError     an empty or too-thin description
+    │   ├── UnknownCoreToolError     a core tool that is not in the catalog
+    │   └── CatalogSourceError       tool JSON / MCP listings / a catalog spec that cannot be read
+    ├── ConfigurationError           settings that cannot work (bad URL, unknown mode, ...)
+    ├── EmbedderError                an embedding call failed
+    │   └── EmbedderUnavailableError no embedder is configured or it cannot be loaded
+    ├── StoreError                   the vector store failed (unreachable, timeout, bad schema)
+    │   └── NotIndexedError          the catalog has no published vectors for this model yet
+    └── ClientStateError             a closed client was used or reopened
+
+The request path (``select``) never lets these escape: they become a fail-open ``Selection``
+whose ``reason`` names what went wrong.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CatalogError",
+    "CatalogSourceError",
+    "ClientStateError",
+    "ConfigurationError",
+    "DuplicateToolError",
+    "EmbedderError",
+    "EmbedderUnavailableError",
+    "InvalidToolNameError",
+    "NotIndexedError",
+    "StoreError",
+    "ToolDescriptionError",
+    "ToolretError",
+    "UnknownCoreToolError",
+]
+
+
+class ToolretError(Exception):
+    """Base of every error toolret raises."""
+
+
+class CatalogError(ToolretError):
+    """A catalog cannot be built from the tools given. ``tool`` names the offending tool."""
+
+    def __init__(self, message: str, *, tool: str | None = None) -> None:
+        super().__init__(message)
+        self.tool = tool
+
+
+class DuplicateToolError(CatalogError):
+    """Two tools in one catalog share a name."""
+
+
+class InvalidToolNameError(CatalogError):
+    """A tool name that model APIs reject."""
+
+
+class ToolDescriptionError(CatalogError):
+    """A description that is empty or too thin to retrieve by."""
+
+
+class UnknownCoreToolError(CatalogError):
+    """A core tool named that is not in the catalog."""
+
+
+class CatalogSourceError(CatalogError):
+    """Tool definitions (JSON, MCP listings, an import spec) that cannot be read."""
+
+
+class ConfigurationError(ToolretError):
+    """Settings that cannot work."""
+
+
+class EmbedderError(ToolretError):
+    """An embedding call failed. ``model_id`` names the model."""
+
+    def __init__(self, message: str, *, model_id: str | None = None) -> None:
+        super().__init__(message)
+        self.model_id = model_id
+
+
+class EmbedderUnavailableError(EmbedderError):
+    """No embedder is configured, or it cannot be loaded."""
+
+
+class StoreError(ToolretError):
+    """The vector store failed."""
+
+
+class NotIndexedError(StoreError):
+    """The catalog has no published vectors for this embedding model yet."""
+
+    def __init__(self, message: str, *, model_id: str, corpus_hash: str) -> None:
+        super().__init__(message)
+        self.model_id = model_id
+        self.corpus_hash = corpus_hash
+
+
+class ClientStateError(ToolretError):
+    """A client used after ``aclose()``, or opened twice."""

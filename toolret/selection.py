@@ -1,0 +1,198 @@
+"""The selection policy: which tools a turn is sent.
+
+Pure functions over a catalog and a ranking, plus ``select_guarded``, the one place that turns
+every failure into the full roster within the time budget. Retrievers (in memory, pgvector)
+supply only a ranking function.
+
+Rules: core tools always; then the top ``k`` non-core tools by score; output in catalog order.
+A catalog with no more than ``k`` non-core tools passes through whole without ranking.
+A blank message or a resumed turn gets the full roster. Any failure gets the full roster.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from toolret.catalog import Catalog
+from toolret.errors import EmbedderError, EmbedderUnavailableError, NotIndexedError, StoreError
+from toolret.tool import Tool
+
+__all__ = [
+    "DEFAULT_K",
+    "DEFAULT_TIME_BUDGET",
+    "Mode",
+    "Ranking",
+    "Reason",
+    "Selection",
+    "full_roster",
+    "narrow",
+    "passthrough",
+    "select_guarded",
+]
+
+log = logging.getLogger("toolret")
+
+DEFAULT_K = 12
+DEFAULT_TIME_BUDGET = 1.5
+"""Seconds a selection may take before the full roster is sent instead."""
+
+
+class Mode(StrEnum):
+    """How the tools of a selection were chosen."""
+
+    NARROWED = "narrowed"
+    """Core tools plus the top ``k`` by similarity."""
+    PASSTHROUGH = "passthrough"
+    """The catalog had no more than ``k`` candidates: sent whole, nothing ranked."""
+    FULL = "full"
+    """The full roster, because of ``reason``."""
+
+
+class Reason(StrEnum):
+    """Why the full roster was sent."""
+
+    BLANK_MESSAGE = "blank_message"
+    RESUME = "resume"
+    EMBEDDER_UNAVAILABLE = "embedder_unavailable"
+    EMBEDDER_ERROR = "embedder_error"
+    TIMEOUT = "timeout"
+    NOT_INDEXED = "not_indexed"
+    STORE_ERROR = "store_error"
+    INTERNAL_ERROR = "internal_error"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Similarity scores of candidate tools (higher is better).
+
+    ``scores`` may cover only the best few tools. ``unranked`` names tools that could not be
+    scored (no vector yet): they are bound anyway, never silently unreachable.
+    """
+
+    scores: Mapping[str, float]
+    unranked: tuple[str, ...] = ()
+    chosen: tuple[str, ...] | None = None
+    """Set when the retriever picks the candidates itself (hybrid's union of two top-k lists);
+    ``scores`` then only annotate them."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The tools to send the model this turn, and why."""
+
+    tools: tuple[Tool, ...]
+    mode: Mode
+    reason: Reason | None = None
+    scores: Mapping[str, float] = field(default_factory=dict)
+    unranked: tuple[str, ...] = ()
+    elapsed_ms: float = 0.0
+
+    @property
+    def names(self) -> list[str]:
+        """The selected tool names, in catalog order."""
+        return [tool.name for tool in self.tools]
+
+    @property
+    def narrowed(self) -> bool:
+        """True when fewer tools than the whole roster are sent."""
+        return self.mode is Mode.NARROWED
+
+
+def full_roster(catalog: Catalog, reason: Reason) -> Selection:
+    """Every tool, with the reason retrieval was not used."""
+    return Selection(catalog.tools, Mode.FULL, reason)
+
+
+def passthrough(catalog: Catalog) -> Selection:
+    """Every tool, because there was nothing to narrow."""
+    return Selection(catalog.tools, Mode.PASSTHROUGH)
+
+
+def needs_ranking(catalog: Catalog, k: int) -> bool:
+    """Whether the catalog has more than ``k`` candidates (otherwise it passes through)."""
+    return len(catalog.candidates) > k
+
+
+def top_k(catalog: Catalog, scores: Mapping[str, float], k: int, exclude: Iterable[str] = ()) -> list[str]:
+    """The ``k`` best-scoring candidates; ties go to the tool earlier in the catalog."""
+    skip = set(exclude)
+    ranked = [
+        name for name in scores if name in catalog and not catalog[name].core and name not in skip
+    ]
+    ranked.sort(key=lambda name: (-scores[name], catalog.position(name)))
+    return ranked[:k]
+
+
+def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:
+    """Core tools, the top ``k`` ranked candidates and any unranked ones, in catalog order."""
+    if not ranking.scores:
+        return full_roster(catalog, Reason.NOT_INDEXED)
+    chosen = list(ranking.chosen) if ranking.chosen is not None else top_k(catalog, ranking.scores, k)
+    unranked = tuple(name for name in ranking.unranked if name in catalog)
+    names = {tool.name for tool in catalog.core} | set(chosen) | set(unranked)
+    scores = {name: float(ranking.scores[name]) for name in chosen if name in ranking.scores}
+    return Selection(catalog.subset(names), Mode.NARROWED, None, scores, unranked)
+
+
+RankFunction = Callable[[str], Awaitable[Ranking]]
+
+
+async def select_guarded(
+    catalog: Catalog,
+    message: str,
+    rank: RankFunction,
+    *,
+    k: int = DEFAULT_K,
+    time_budget: float = DEFAULT_TIME_BUDGET,
+    resume: bool = False,
+) -> Selection:
+    """Apply the selection rules around ``rank``; never raises, never exceeds ``time_budget``."""
+    started = time.perf_counter()
+    try:
+        selection = await _select(catalog, message, rank, k, time_budget, resume)
+    except Exception as error:  # fail-open is the contract; cancellation still propagates
+        reason = _reason_for(error)
+        log.warning("toolret: sending the full roster (%s): %r", reason.value, error)
+        selection = full_roster(catalog, reason)
+    elapsed = (time.perf_counter() - started) * 1000
+    return Selection(
+        selection.tools,
+        selection.mode,
+        selection.reason,
+        selection.scores,
+        selection.unranked,
+        elapsed,
+    )
+
+
+async def _select(
+    catalog: Catalog, message: str, rank: RankFunction, k: int, budget: float, resume: bool
+) -> Selection:
+    if resume:
+        return full_roster(catalog, Reason.RESUME)
+    if not needs_ranking(catalog, k):
+        return passthrough(catalog)
+    if not message or not message.strip():
+        return full_roster(catalog, Reason.BLANK_MESSAGE)
+    async with asyncio.timeout(budget):
+        ranking = await rank(message)
+    return narrow(catalog, ranking, k)
+
+
+def _reason_for(error: BaseException) -> Reason:
+    if isinstance(error, TimeoutError):
+        return Reason.TIMEOUT
+    if isinstance(error, EmbedderUnavailableError):
+        return Reason.EMBEDDER_UNAVAILABLE
+    if isinstance(error, EmbedderError):
+        return Reason.EMBEDDER_ERROR
+    if isinstance(error, NotIndexedError):
+        return Reason.NOT_INDEXED
+    if isinstance(error, StoreError):
+        return Reason.STORE_ERROR
+    return Reason.INTERNAL_ERROR

@@ -1,0 +1,83 @@
+"""Configuration from the environment, through one settings object.
+
+The names an operator already knows stay unprefixed (``GEMINI_API_KEY``, ``AI_EMBEDDINGS_MODEL``,
+``DATABASE_URL``, ``REDIS_URL``); everything else is ``TOOLRET_*``. Every knob has a default that
+works locally with nothing installed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+import platformdirs
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from toolret.embedders.base import Embedder
+from toolret.errors import ConfigurationError
+
+__all__ = ["RetrievalMode", "Settings", "make_embedder"]
+
+RetrievalMode = Literal["dense", "bm25", "hybrid"]
+
+
+def _env(name: str) -> AliasChoices:
+    return AliasChoices(name, f"TOOLRET_{name}")
+
+
+class Settings(BaseSettings):
+    """Every toolret setting; see the README's configuration table."""
+
+    model_config = SettingsConfigDict(env_prefix="TOOLRET_", extra="ignore")
+
+    gemini_api_key: SecretStr | None = Field(None, validation_alias=_env("GEMINI_API_KEY"))
+    embeddings_model: str = Field(
+        "gemini-embedding-001", validation_alias=_env("AI_EMBEDDINGS_MODEL")
+    )
+    embedding_dimension: int = Field(768, ge=1, le=3072)
+    gemini_base_url: str | None = None
+    gemini_timeout: float = Field(10.0, gt=0)
+    database_url: str | None = Field(None, validation_alias=_env("DATABASE_URL"))
+    redis_url: str | None = Field(None, validation_alias=_env("REDIS_URL"))
+    catalogs: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, validation_alias=AliasChoices("TOOLRET_CATALOGS")
+    )
+    k: int = Field(12, ge=1)
+    time_budget_ms: int = Field(1500, ge=1)
+    mode: RetrievalMode = "dense"
+    data_dir: Path = Field(default_factory=lambda: platformdirs.user_data_path("toolret"))
+    gc_grace_days: float = Field(7.0, gt=0)
+
+    @field_validator("catalogs", mode="before")
+    @classmethod
+    def _split_catalogs(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @property
+    def time_budget(self) -> float:
+        """The selection time budget in seconds."""
+        return self.time_budget_ms / 1000
+
+
+def make_embedder(settings: Settings | None = None) -> Embedder:
+    """Gemini when ``GEMINI_API_KEY`` is set, else the bundled multilingual model."""
+    settings = settings or Settings()
+    if settings.gemini_api_key is None or not settings.gemini_api_key.get_secret_value():
+        from toolret.embedders.e5 import BundledE5Embedder
+
+        return BundledE5Embedder()
+    from toolret.embedders.gemini import GeminiEmbedder
+
+    try:
+        return GeminiEmbedder(
+            api_key=settings.gemini_api_key.get_secret_value(),
+            model=settings.embeddings_model,
+            dimension=settings.embedding_dimension,
+            base_url=settings.gemini_base_url,
+            timeout=settings.gemini_timeout,
+        )
+    except ValueError as error:
+        raise ConfigurationError(f"cannot configure Gemini embeddings: {error}") from error
