@@ -1,0 +1,1 @@
+"""Postgres fixtures: the embedded server (pgvector) once per run, a fresh migrated database per test."""

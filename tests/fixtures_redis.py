@@ -1,0 +1,1 @@
+"""Redis fixtures: a real redis-server process once per run."""
