@@ -34,11 +34,17 @@ CatalogOption = Annotated[
     ),
 ]
 KOption = Annotated[
-    int | None, typer.Option("--k", "-k", min=1, help="How many non-core tools to bind [TOOLRET_K].")
+    int | None,
+    typer.Option("--k", "-k", min=1, help="How many non-core tools to bind [TOOLRET_K]."),
 ]
 ModeOption = Annotated[
     RetrievalMode | None,
-    typer.Option("--mode", "-m", help="dense (embeddings), bm25 (lexical) or hybrid (union).", case_sensitive=False),
+    typer.Option(
+        "--mode",
+        "-m",
+        help="dense (embeddings), bm25 (lexical) or hybrid (union).",
+        case_sensitive=False,
+    ),
 ]
 
 

@@ -27,7 +27,8 @@ def demo_catalog() -> Catalog:
     """The 44-tool CRM roster the evals measure."""
     from evals.roster import catalog
 
-    return catalog
+    roster: Catalog = catalog
+    return roster
 
 
 async def run_demo(console: Console) -> None:

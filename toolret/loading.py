@@ -31,11 +31,15 @@ def load_catalog(spec: str) -> Catalog:
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise CatalogSourceError(f"cannot import {module_name!r} for catalog {spec!r}: {error}") from error
+        raise CatalogSourceError(
+            f"cannot import {module_name!r} for catalog {spec!r}: {error}"
+        ) from error
     try:
         value: Any = getattr(module, attribute)
     except AttributeError as error:
-        raise CatalogSourceError(f"module {module_name!r} has no attribute {attribute!r}") from error
+        raise CatalogSourceError(
+            f"module {module_name!r} has no attribute {attribute!r}"
+        ) from error
     if callable(value) and not isinstance(value, Catalog):
         value = value()
     if not isinstance(value, Catalog):

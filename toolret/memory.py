@@ -134,7 +134,12 @@ class InMemoryRetriever:
         return Ranking(dense, chosen=tuple(union))
 
     async def find_tools(
-        self, catalog: Catalog, capability: str, *, bound: Iterable[str] = (), limit: int = MAX_DISCOVERED
+        self,
+        catalog: Catalog,
+        capability: str,
+        *,
+        bound: Iterable[str] = (),
+        limit: int = MAX_DISCOVERED,
     ) -> list[Tool]:
         """At most ``limit`` tools for a capability phrase, none of them already bound."""
         if not capability.strip():

@@ -118,7 +118,9 @@ def needs_ranking(catalog: Catalog, k: int) -> bool:
     return len(catalog.candidates) > k
 
 
-def top_k(catalog: Catalog, scores: Mapping[str, float], k: int, exclude: Iterable[str] = ()) -> list[str]:
+def top_k(
+    catalog: Catalog, scores: Mapping[str, float], k: int, exclude: Iterable[str] = ()
+) -> list[str]:
     """The ``k`` best-scoring candidates; ties go to the tool earlier in the catalog."""
     skip = set(exclude)
     ranked = [
@@ -132,7 +134,9 @@ def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:
     """Core tools, the top ``k`` ranked candidates and any unranked ones, in catalog order."""
     if not ranking.scores:
         return full_roster(catalog, Reason.NOT_INDEXED)
-    chosen = list(ranking.chosen) if ranking.chosen is not None else top_k(catalog, ranking.scores, k)
+    chosen = (
+        list(ranking.chosen) if ranking.chosen is not None else top_k(catalog, ranking.scores, k)
+    )
     unranked = tuple(name for name in ranking.unranked if name in catalog)
     names = {tool.name for tool in catalog.core} | set(chosen) | set(unranked)
     scores = {name: float(ranking.scores[name]) for name in chosen if name in ranking.scores}

@@ -24,9 +24,10 @@ _SEPARATORS = re.compile(r"[\W_]+")
 
 
 def readable_identifier(name: str) -> str:
-    """Turn an identifier into words: ``createRecord`` and ``create_record`` become ``create record``.
+    """Turn an identifier into words: ``createRecord`` becomes ``create record``.
 
-    ``github__create_issue`` becomes ``github create issue``; ``HTTPServer`` becomes ``http server``.
+    So do ``create_record`` and ``create-record``; ``github__create_issue`` becomes
+    ``github create issue`` and ``HTTPServer`` becomes ``http server``.
     """
     spaced = _CAMEL_BOUNDARY.sub(" ", name)
     return " ".join(part for part in _SEPARATORS.split(spaced) if part).lower()

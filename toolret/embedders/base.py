@@ -60,4 +60,5 @@ def l2_normalize(vectors: NDArray[np.floating] | Sequence[Sequence[float]]) -> V
     """Scale rows to unit length (zero rows stay zero)."""
     array = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(array, axis=-1, keepdims=True)
-    return np.divide(array, norms, out=np.zeros_like(array), where=norms > 0)
+    normalized: Vectors = np.divide(array, norms, out=np.zeros_like(array), where=norms > 0)
+    return normalized

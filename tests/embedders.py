@@ -1,0 +1,80 @@
+"""Embedders for tests: real ones wrapped to count calls, and ones that fail on purpose.
+
+They implement the public ``Embedder`` protocol (the plug-in point users implement too), so
+nothing inside toolret is patched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from toolret import BundledE5Embedder, EmbedderError, EmbedderUnavailableError
+from toolret.embedders.base import Vector, Vectors
+from toolret.tool import Role
+
+
+class CountingEmbedder:
+    """The bundled model, counting every text it embeds."""
+
+    def __init__(self) -> None:
+        self.inner = BundledE5Embedder()
+        self.model_id = self.inner.model_id
+        self.dimension = self.inner.dimension
+        self.example_role: Role = self.inner.example_role
+        self.documents: list[str] = []
+        self.queries: list[str] = []
+
+    async def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        self.documents.extend(texts)
+        return await self.inner.embed_documents(texts)
+
+    async def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        self.queries.extend(texts)
+        return await self.inner.embed_queries(texts)
+
+    async def embed_query(self, text: str) -> Vector:
+        self.queries.append(text)
+        return await self.inner.embed_query(text)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class BrokenQueries(CountingEmbedder):
+    """Embeds documents, then fails every query with ``error``."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
+
+    async def embed_query(self, text: str) -> Vector:
+        raise self.error
+
+
+class HangingQueries(CountingEmbedder):
+    """Embeds documents; every query waits forever."""
+
+    async def embed_query(self, text: str) -> Vector:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+class GatedDocuments(CountingEmbedder):
+    """Document embedding waits until ``release`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+
+    async def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        await self.release.wait()
+        return await super().embed_documents(texts)
+
+
+def unavailable() -> BrokenQueries:
+    return BrokenQueries(EmbedderUnavailableError("no key configured", model_id="x"))
+
+
+def erroring() -> BrokenQueries:
+    return BrokenQueries(EmbedderError("provider returned 500", model_id="x"))

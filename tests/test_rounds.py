@@ -1,0 +1,97 @@
+"""The per-round hook: latest human message, additive, one embedding for many rounds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.embedders import CountingEmbedder
+from tests.tools import crm_catalog
+from toolret import InMemoryRetriever
+from toolret.rounds import make_per_round_retrieve
+
+
+@pytest.fixture
+def embedder() -> CountingEmbedder:
+    return CountingEmbedder()
+
+
+def openai_turn(text: str) -> list[dict[str, Any]]:
+    return [
+        {"role": "system", "content": "You are a CRM assistant."},
+        {"role": "user", "content": "Create a task to call Acme tomorrow"},
+        {"role": "assistant", "content": "Done."},
+        {"role": "user", "content": text},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "x", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "send an email to the contact"},
+    ]
+
+
+async def test_ranks_on_the_latest_human_message(embedder: CountingEmbedder) -> None:
+    retrieve = make_per_round_retrieve(
+        crm_catalog(), k=1, retriever=InMemoryRetriever(embedder, k=1)
+    )
+    names = await retrieve(openai_turn("Export the deals to a CSV file"))
+    assert names == ["find_records", "export_records", "inspect_schema"]
+    assert embedder.queries == ["Export the deals to a CSV file"]
+
+
+async def test_anthropic_tool_results_are_not_a_new_human_message(
+    embedder: CountingEmbedder,
+) -> None:
+    transcript = [
+        {"role": "user", "content": [{"type": "text", "text": "Export the deals to a CSV file"}]},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": "x", "input": {}}],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "email them"}],
+        },
+    ]
+    retrieve = make_per_round_retrieve(
+        crm_catalog(), k=1, retriever=InMemoryRetriever(embedder, k=1)
+    )
+    assert "export_records" in await retrieve(transcript)
+
+
+async def test_result_is_additive_to_active_tools(embedder: CountingEmbedder) -> None:
+    retrieve = make_per_round_retrieve(
+        crm_catalog(), k=1, retriever=InMemoryRetriever(embedder, k=1)
+    )
+    names = await retrieve(
+        "Export the deals to a CSV file", active=["create_view", "mcp_extra", "create_view"]
+    )
+    assert names == ["find_records", "create_view", "export_records", "inspect_schema", "mcp_extra"]
+
+
+async def test_many_rounds_of_one_message_embed_it_once(embedder: CountingEmbedder) -> None:
+    retrieve = make_per_round_retrieve(
+        crm_catalog(), k=2, retriever=InMemoryRetriever(embedder, k=2)
+    )
+    transcript = openai_turn("Link contacts to their companies")
+    rounds = [await retrieve(transcript) for _ in range(25)]
+    assert embedder.queries == ["Link contacts to their companies"]
+    assert all(names == rounds[0] for names in rounds)
+
+
+async def test_a_broken_transcript_keeps_the_active_tools(embedder: CountingEmbedder) -> None:
+    retrieve = make_per_round_retrieve(
+        crm_catalog(), k=2, retriever=InMemoryRetriever(embedder, k=2)
+    )
+    assert await retrieve(42, active=["create_view"]) == ["create_view"]  # type: ignore[arg-type]
+
+
+async def test_no_human_message_sends_the_full_roster(embedder: CountingEmbedder) -> None:
+    retrieve = make_per_round_retrieve(
+        crm_catalog(), k=2, retriever=InMemoryRetriever(embedder, k=2)
+    )
+    assert await retrieve([{"role": "system", "content": "hi"}]) == crm_catalog().names

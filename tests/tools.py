@@ -1,0 +1,83 @@
+"""Small catalogs the unit tests share."""
+
+from __future__ import annotations
+
+from toolret import Catalog, Tool
+
+CRM_TOOLS = [
+    Tool(
+        "inspect_schema",
+        "Show the objects of the workspace and the fields on each, with their types.",
+        domain="meta",
+        core=True,
+    ),
+    Tool(
+        "find_records",
+        "Search records of any object by text or by field values and return matching rows.",
+        domain="records",
+        core=True,
+    ),
+    Tool(
+        "delete_record",
+        "Permanently delete one record, such as a contact or a company, from the CRM.",
+        domain="records",
+    ),
+    Tool(
+        "create_record",
+        "Create a new record, such as a contact, a company or a deal, with its field values.",
+        domain="records",
+    ),
+    Tool(
+        "add_comment",
+        "Write a comment on a record so teammates see a note in its activity timeline.",
+        domain="comments",
+    ),
+    Tool(
+        "create_task",
+        "Create a to-do task with a due date and an assignee, optionally linked to a record.",
+        domain="tasks",
+    ),
+    Tool(
+        "create_field",
+        "Add a new field (column) to an object, such as a status dropdown or a date field.",
+        domain="fields",
+    ),
+    Tool(
+        "create_relation",
+        "Link two objects with a relation field so records of one point to records of the other.",
+        domain="relations",
+    ),
+    Tool(
+        "create_view",
+        "Create a saved view of an object: a table or kanban board with filters and sorting.",
+        domain="views",
+    ),
+    Tool(
+        "export_records",
+        "Export the records of an object to a CSV file the user can download.",
+        domain="catalog",
+    ),
+    Tool(
+        "send_email",
+        "Send an email to a contact from the user's connected mailbox, with subject and body.",
+        domain="comments",
+    ),
+]
+
+
+def crm_catalog() -> Catalog:
+    """Eleven tools, two of them core: nine candidates."""
+    return Catalog(CRM_TOOLS)
+
+
+def numbered_catalog(candidates: int, *, core: int = 1) -> Catalog:
+    """Filler tools whose relevance the tests control through scores, not text."""
+    tools = [
+        Tool(f"core_{i}", f"Core tool number {i}, always bound for every message.", core=True)
+        for i in range(core)
+    ]
+    tools += [
+        Tool(f"tool_{i:03d}", f"Candidate tool number {i}, described at sufficient length.")
+        for i in range(candidates)
+    ]
+    return Catalog(tools)
