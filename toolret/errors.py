@@ -3,9 +3,10 @@
 Every error toolret raises is a ``ToolretError``; each carries the object it is about.
 
     ToolretError
-    ├── CatalogError                 a catalog cannot be built (raised at build time, never per request)
+    ├── CatalogError                 a catalog cannot be built (at build time, never per request)
     │   ├── DuplicateToolError       two tools share a name
-    │   ├── InvalidToolNameError     a name model APIs reject ([A-Za-z0-9_-], at most 64 characters)
+    │   │   └── ToolNameCollisionError  two names become one once made valid for model APIs
+    │   ├── InvalidToolNameError     a name model APIs reject ([A-Za-z0-9_-], 1-64 characters)
     │   ├── ToolDescriptionError     an empty or too-thin description
     │   ├── UnknownCoreToolError     a core tool that is not in the catalog
     │   └── CatalogSourceError       tool JSON / MCP listings / a catalog spec that cannot be read
@@ -34,6 +35,7 @@ __all__ = [
     "NotIndexedError",
     "StoreError",
     "ToolDescriptionError",
+    "ToolNameCollisionError",
     "ToolretError",
     "UnknownCoreToolError",
 ]
@@ -53,6 +55,17 @@ class CatalogError(ToolretError):
 
 class DuplicateToolError(CatalogError):
     """Two tools in one catalog share a name."""
+
+
+class ToolNameCollisionError(DuplicateToolError):
+    """Two different names (MCP ``server__tool``) that become the same valid name.
+
+    ``originals`` holds both names as they were given, so the message can say which to rename.
+    """
+
+    def __init__(self, message: str, *, tool: str, originals: tuple[str, str]) -> None:
+        super().__init__(message, tool=tool)
+        self.originals = originals
 
 
 class InvalidToolNameError(CatalogError):

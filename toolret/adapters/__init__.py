@@ -1,0 +1,35 @@
+"""Catalogs from every source, and tool definitions back out for each provider.
+
+Sources: the ``@tool_def`` decorator (with a ``ToolRegistry`` per agent), OpenAI tool JSON (Chat
+Completions and Responses shapes), Anthropic tool JSON and MCP ``tools/list`` listings. Example
+requests for JSON and MCP tools come in a mapping keyed by tool name or a side file
+(``load_examples``).
+"""
+
+from toolret.adapters.anthropic import catalog_from_anthropic, to_anthropic
+from toolret.adapters.mcp import McpOrigin, catalog_from_mcp, mcp_origin, mcp_tool_name
+from toolret.adapters.openai import OpenAIShape, catalog_from_openai, to_openai
+from toolret.adapters.registry import (
+    ToolRegistry,
+    default_registry,
+    schema_from_signature,
+    tool_def,
+)
+from toolret.adapters.source import load_examples
+
+__all__ = [
+    "McpOrigin",
+    "OpenAIShape",
+    "ToolRegistry",
+    "catalog_from_anthropic",
+    "catalog_from_mcp",
+    "catalog_from_openai",
+    "default_registry",
+    "load_examples",
+    "mcp_origin",
+    "mcp_tool_name",
+    "schema_from_signature",
+    "to_anthropic",
+    "to_openai",
+    "tool_def",
+]
