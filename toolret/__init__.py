@@ -4,6 +4,20 @@ Send the model the always-on core tools plus the few the message needs, ranked b
 any language; fall open to the full roster whenever anything goes wrong.
 """
 
+from toolret.adapters import (
+    McpOrigin,
+    ToolRegistry,
+    catalog_from_anthropic,
+    catalog_from_mcp,
+    catalog_from_openai,
+    default_registry,
+    load_examples,
+    mcp_origin,
+    mcp_tool_name,
+    to_anthropic,
+    to_openai,
+    tool_def,
+)
 from toolret.catalog import DEFAULT_DOMAIN_RANK, Catalog
 from toolret.embedders import BundledE5Embedder, CachingEmbedder, Embedder, GeminiEmbedder
 from toolret.errors import (
@@ -18,17 +32,29 @@ from toolret.errors import (
     NotIndexedError,
     StoreError,
     ToolDescriptionError,
+    ToolNameCollisionError,
     ToolretError,
     UnknownCoreToolError,
 )
+from toolret.find_tools import (
+    FIND_TOOLS_NAME,
+    MAX_DISCOVERED_TOOLS,
+    ToolFinder,
+    answer_find_tools,
+    discovered_tool_names,
+    find_tools_definition,
+)
 from toolret.lexical import BM25Index, tokenize
 from toolret.memory import InMemoryRetriever
+from toolret.rounds import make_per_round_retrieve
 from toolret.selection import Mode, Ranking, Reason, Selection
 from toolret.settings import Settings, make_embedder
 from toolret.tool import Document, Tool, readable_identifier
 
 __all__ = [
     "DEFAULT_DOMAIN_RANK",
+    "FIND_TOOLS_NAME",
+    "MAX_DISCOVERED_TOOLS",
     "BM25Index",
     "BundledE5Embedder",
     "CachingEmbedder",
@@ -45,6 +71,7 @@ __all__ = [
     "GeminiEmbedder",
     "InMemoryRetriever",
     "InvalidToolNameError",
+    "McpOrigin",
     "Mode",
     "NotIndexedError",
     "Ranking",
@@ -54,9 +81,26 @@ __all__ = [
     "StoreError",
     "Tool",
     "ToolDescriptionError",
+    "ToolFinder",
+    "ToolNameCollisionError",
+    "ToolRegistry",
     "ToolretError",
     "UnknownCoreToolError",
+    "answer_find_tools",
+    "catalog_from_anthropic",
+    "catalog_from_mcp",
+    "catalog_from_openai",
+    "default_registry",
+    "discovered_tool_names",
+    "find_tools_definition",
+    "load_examples",
     "make_embedder",
+    "make_per_round_retrieve",
+    "mcp_origin",
+    "mcp_tool_name",
     "readable_identifier",
+    "to_anthropic",
+    "to_openai",
     "tokenize",
+    "tool_def",
 ]
