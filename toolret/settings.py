@@ -38,6 +38,7 @@ class Settings(BaseSettings):
     embedding_dimension: int = Field(768, ge=1, le=3072)
     gemini_base_url: str | None = None
     gemini_timeout: float = Field(10.0, gt=0)
+    gemini_max_retries: int = Field(3, ge=0)
     database_url: str | None = Field(None, validation_alias=_env("DATABASE_URL"))
     redis_url: str | None = Field(None, validation_alias=_env("REDIS_URL"))
     catalogs: Annotated[list[str], NoDecode] = Field(
@@ -78,6 +79,7 @@ def make_embedder(settings: Settings | None = None) -> Embedder:
             dimension=settings.embedding_dimension,
             base_url=settings.gemini_base_url,
             timeout=settings.gemini_timeout,
+            max_retries=settings.gemini_max_retries,
         )
     except ValueError as error:
         raise ConfigurationError(f"cannot configure Gemini embeddings: {error}") from error
