@@ -21,6 +21,7 @@ app = typer.Typer(
     help="Semantic tool retrieval for LLM agents: the core tools plus the few a message needs.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode="markdown",
 )
 console = Console()
 
@@ -90,6 +91,39 @@ def demo() -> None:
     from toolret.demo import run_demo
 
     asyncio.run(run_demo(console))
+
+
+@app.command("eval")
+def eval_(
+    out: Annotated[str, typer.Option(help="Directory for report.md and the plots.")] = "evals/out",
+    modes: Annotated[str, typer.Option(help="Comma-separated: dense,bm25,hybrid.")] = (
+        "dense,bm25,hybrid"
+    ),
+    languages: Annotated[str, typer.Option(help="Comma-separated case languages.")] = "en,ar,tr",
+    embedders: Annotated[
+        str | None,
+        typer.Option(help="bundled,gemini (default: the bundled model, plus Gemini with a key)."),
+    ] = None,
+    k: Annotated[int, typer.Option(min=1, help="Non-core tools bound per selection.")] = 12,
+    baseline: Annotated[
+        bool, typer.Option(help="Also measure the roster without example requests.")
+    ] = True,
+    plots: Annotated[bool, typer.Option(help="Draw the PNG plots.")] = True,
+) -> None:
+    """Measure retrieval on the 44-tool roster: recall@1/5/12 and narrowing per language and mode.
+
+    Every case must find its tools within the top k and narrow the roster (the CI gate, checked
+    with the bundled model in dense mode). Writes a markdown table and PNG plots (recall@k
+    curves; weakest true match against strongest off-topic score) to --out. Exits 1 when the
+    gate fails, printing each "prompt" → missing tool.
+    """
+    from evals.runner import main as run_eval
+
+    argv = ["--out", out, "--modes", modes, "--languages", languages, "--k", str(k)]
+    argv += ["--embedders", embedders] if embedders else []
+    argv += [] if baseline else ["--no-examples-baseline"]
+    argv += [] if plots else ["--no-plots"]
+    raise typer.Exit(run_eval(argv))
 
 
 def selection_table(catalog: Catalog, selection: Selection, *, title: str = "") -> Table:

@@ -1,0 +1,70 @@
+"""An embedder wrapper that embeds each (role, text) once per eval run.
+
+The eval builds many retrievers over the same texts: three modes, with and without examples,
+examples embedded as queries or as documents. Each retriever builds its own index, so without
+this every one of them would re-embed the corpus. ``MemoEmbedder`` keeps every vector it has
+computed, and ``with_example_role`` makes a sibling that shares the memo but embeds examples in
+the other role, which is how the example-role study compares the two on one set of vectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from toolret.embedders.base import Embedder, Vector, Vectors, embed_role
+from toolret.tool import Role
+
+__all__ = ["MemoEmbedder"]
+
+
+class MemoEmbedder:
+    """Embeds through ``inner``, remembering every vector by role and text."""
+
+    def __init__(
+        self,
+        inner: Embedder,
+        *,
+        example_role: Role | None = None,
+        memo: dict[tuple[Role, str], Vector] | None = None,
+    ) -> None:
+        self.inner = inner
+        self.model_id: str = inner.model_id
+        self.dimension: int = inner.dimension
+        self.example_role: Role = example_role or inner.example_role
+        self._memo: dict[tuple[Role, str], Vector] = {} if memo is None else memo
+
+    def with_example_role(self, role: Role) -> MemoEmbedder:
+        """The same model and memo, embedding tool examples in ``role``."""
+        return MemoEmbedder(self.inner, example_role=role, memo=self._memo)
+
+    @property
+    def embedded(self) -> int:
+        """How many distinct (role, text) pairs were embedded so far."""
+        return len(self._memo)
+
+    async def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        return await self._embed(texts, "document")
+
+    async def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return await self._embed(texts, "query")
+
+    async def embed_query(self, text: str) -> Vector:
+        vectors = await self._embed([text], "query")
+        vector: Vector = vectors[0]
+        return vector
+
+    async def aclose(self) -> None:
+        """Close the wrapped embedder."""
+        await self.inner.aclose()
+
+    async def _embed(self, texts: Sequence[str], role: Role) -> Vectors:
+        missing = [text for text in dict.fromkeys(texts) if (role, text) not in self._memo]
+        if missing:
+            vectors = await embed_role(self.inner, missing, role)
+            for text, vector in zip(missing, vectors, strict=True):
+                self._memo[(role, text)] = vector
+        if not texts:
+            return np.empty((0, self.dimension), dtype=np.float32)
+        return np.stack([self._memo[(role, text)] for text in texts])
