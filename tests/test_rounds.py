@@ -9,7 +9,14 @@ import pytest
 from tests.embedders import CountingEmbedder
 from tests.tools import crm_catalog
 from toolret import InMemoryRetriever
-from toolret.rounds import make_per_round_retrieve
+from toolret.rounds import PerRoundRetrieve, make_per_round_retrieve
+
+
+async def hook(embedder: CountingEmbedder, k: int) -> PerRoundRetrieve:
+    """A per-round hook on an indexed in-memory retriever."""
+    retriever = InMemoryRetriever(embedder, k=k)
+    await retriever.index(crm_catalog())
+    return make_per_round_retrieve(crm_catalog(), k=k, retriever=retriever)
 
 
 @pytest.fixture
@@ -35,9 +42,7 @@ def openai_turn(text: str) -> list[dict[str, Any]]:
 
 
 async def test_ranks_on_the_latest_human_message(embedder: CountingEmbedder) -> None:
-    retrieve = make_per_round_retrieve(
-        crm_catalog(), k=1, retriever=InMemoryRetriever(embedder, k=1)
-    )
+    retrieve = await hook(embedder, k=1)
     names = await retrieve(openai_turn("Export the deals to a CSV file"))
     assert names == ["find_records", "export_records", "inspect_schema"]
     assert embedder.queries == ["Export the deals to a CSV file"]
@@ -57,16 +62,12 @@ async def test_anthropic_tool_results_are_not_a_new_human_message(
             "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "email them"}],
         },
     ]
-    retrieve = make_per_round_retrieve(
-        crm_catalog(), k=1, retriever=InMemoryRetriever(embedder, k=1)
-    )
+    retrieve = await hook(embedder, k=1)
     assert "export_records" in await retrieve(transcript)
 
 
 async def test_result_is_additive_to_active_tools(embedder: CountingEmbedder) -> None:
-    retrieve = make_per_round_retrieve(
-        crm_catalog(), k=1, retriever=InMemoryRetriever(embedder, k=1)
-    )
+    retrieve = await hook(embedder, k=1)
     names = await retrieve(
         "Export the deals to a CSV file", active=["create_view", "mcp_extra", "create_view"]
     )
@@ -74,9 +75,7 @@ async def test_result_is_additive_to_active_tools(embedder: CountingEmbedder) ->
 
 
 async def test_many_rounds_of_one_message_embed_it_once(embedder: CountingEmbedder) -> None:
-    retrieve = make_per_round_retrieve(
-        crm_catalog(), k=2, retriever=InMemoryRetriever(embedder, k=2)
-    )
+    retrieve = await hook(embedder, k=2)
     transcript = openai_turn("Link contacts to their companies")
     rounds = [await retrieve(transcript) for _ in range(25)]
     assert embedder.queries == ["Link contacts to their companies"]
@@ -84,14 +83,10 @@ async def test_many_rounds_of_one_message_embed_it_once(embedder: CountingEmbedd
 
 
 async def test_a_broken_transcript_keeps_the_active_tools(embedder: CountingEmbedder) -> None:
-    retrieve = make_per_round_retrieve(
-        crm_catalog(), k=2, retriever=InMemoryRetriever(embedder, k=2)
-    )
+    retrieve = await hook(embedder, k=2)
     assert await retrieve(42, active=["create_view"]) == ["create_view"]  # type: ignore[arg-type]
 
 
 async def test_no_human_message_sends_the_full_roster(embedder: CountingEmbedder) -> None:
-    retrieve = make_per_round_retrieve(
-        crm_catalog(), k=2, retriever=InMemoryRetriever(embedder, k=2)
-    )
+    retrieve = await hook(embedder, k=2)
     assert await retrieve([{"role": "system", "content": "hi"}]) == crm_catalog().names
