@@ -1,0 +1,93 @@
+"""What the client records through OpenTelemetry — and that no message text is ever in it.
+
+The OpenTelemetry SDK (in-memory reader and exporter) plays the application that installs one;
+toolret itself depends on the API only.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from opentelemetry import metrics, trace
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+from tests.tools import crm_catalog
+from toolret import BundledE5Embedder
+from toolret.client import ToolRetrievalClient
+from toolret.selection import Mode, Reason
+
+SECRET = "Customer Zainab's passport number is X1234567, delete her record"
+
+
+@pytest.fixture(scope="module")
+def telemetry() -> tuple[InMemoryMetricReader, InMemorySpanExporter]:
+    """Install an SDK once for this process (OpenTelemetry allows one global provider)."""
+    reader = InMemoryMetricReader()
+    exporter = InMemorySpanExporter()
+    tracer_provider = TracerProvider()
+    tracer_provider.add_span_processor(SimpleSpanProcessor(exporter))
+    metrics.set_meter_provider(MeterProvider(metric_readers=[reader]))
+    trace.set_tracer_provider(tracer_provider)
+    return reader, exporter
+
+
+def _points(reader: InMemoryMetricReader) -> dict[str, list[Any]]:
+    data = reader.get_metrics_data()
+    found: dict[str, list[Any]] = {}
+    assert data is not None
+    for resource in data.resource_metrics:
+        for scope in resource.scope_metrics:
+            for metric in scope.metrics:
+                found.setdefault(metric.name, []).extend(metric.data.data_points)
+    return found
+
+
+async def test_selections_are_measured_and_no_message_text_is_recorded(
+    telemetry: tuple[InMemoryMetricReader, InMemorySpanExporter], database_url: str
+) -> None:
+    reader, exporter = telemetry
+    catalog = crm_catalog()
+    async with ToolRetrievalClient(
+        database_url, embedder=BundledE5Embedder(), k=3, time_budget=30
+    ) as client:
+        not_indexed = await client.select(catalog, SECRET)
+        await client.index(catalog)
+        narrowed = await client.select(catalog, SECRET)
+        blank = await client.select(catalog, " ")
+    assert not_indexed.reason is Reason.NOT_INDEXED
+    assert narrowed.mode is Mode.NARROWED
+    assert blank.reason is Reason.BLANK_MESSAGE
+
+    points = _points(reader)
+    counted = {
+        (p.attributes["toolret.mode"], p.attributes["toolret.reason"]): p.value
+        for p in points["toolret.selections"]
+    }
+    assert counted[("full", "not_indexed")] >= 1
+    assert counted[("narrowed", "none")] >= 1
+    assert counted[("full", "blank_message")] >= 1
+    bound = {p.attributes["toolret.mode"]: p for p in points["toolret.selection.tools_bound"]}
+    assert bound["narrowed"].max == len(narrowed.tools)
+    assert bound["full"].max == len(catalog)
+    assert sum(p.count for p in points["toolret.selection.duration"]) >= 3
+    steps = {p.attributes["toolret.step"] for p in points["toolret.selection.step.duration"]}
+    assert steps == {"embed", "database"}
+
+    spans = exporter.get_finished_spans()
+    names = {span.name for span in spans}
+    assert {"toolret.select", "toolret.embed_query", "toolret.rank_sql"} <= names
+    select_spans = [span for span in spans if span.name == "toolret.select"]
+    assert {span.attributes["toolret.mode"] for span in select_spans} >= {"full", "narrowed"}
+
+    recorded = json.dumps(
+        [span.to_json() for span in spans] + [reader.get_metrics_data().to_json()],  # type: ignore[union-attr]
+        default=str,
+    )
+    for fragment in ("Zainab", "passport", "X1234567", SECRET):
+        assert fragment not in recorded

@@ -1,0 +1,113 @@
+"""Alembic migrations against the embedded Postgres: up, down, up again; the read-only role."""
+
+from __future__ import annotations
+
+import asyncpg
+import numpy as np
+import pytest
+
+from tests.fixtures_pg import PgServer, migrate
+from toolret.schema import READER_ROLE, VERSION_TABLE, downgrade_database
+from toolret.store import VectorRow, VectorStore, asyncpg_url
+
+READABLE = {"toolret_vectors", "toolret_corpora", "toolret_corpus_documents"}
+TABLES = READABLE | {"toolret_pending_vectors"}
+
+
+def _dbname(url: str) -> str:
+    return url.split("/")[3].split("?")[0]
+
+
+def _tables(pg_server: PgServer, dbname: str) -> set[str]:
+    rows = pg_server.execute(
+        "SELECT relname FROM pg_class WHERE relname LIKE 'toolret%' AND relkind = 'r'", dbname
+    )
+    return {row[0] for row in rows}
+
+
+def test_upgrade_creates_tables_extension_role_and_disables_rls(
+    pg_server: PgServer, empty_database_url: str
+) -> None:
+    dbname = _dbname(empty_database_url)
+    migrate(empty_database_url)
+
+    assert _tables(pg_server, dbname) == TABLES | {VERSION_TABLE}
+    assert pg_server.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'", dbname)
+    rls = pg_server.execute(
+        "SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class "
+        "WHERE relname LIKE 'toolret_%' AND relkind = 'r' AND relname <> 'toolret_alembic_version'",
+        dbname,
+    )
+    assert {row[0] for row in rls} == TABLES
+    assert all(not row[1] and not row[2] for row in rls)
+    role = pg_server.execute(
+        f"SELECT rolcanlogin FROM pg_roles WHERE rolname = '{READER_ROLE}'", dbname
+    )
+    assert role == [(False,)]
+    grants = pg_server.execute(
+        "SELECT table_name, privilege_type FROM information_schema.role_table_grants "
+        f"WHERE grantee = '{READER_ROLE}'",
+        dbname,
+    )
+    assert set(grants) == {(table, "SELECT") for table in READABLE}
+    columns = pg_server.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'toolret_vectors'",
+        dbname,
+    )
+    assert "tenant_id" not in {row[0] for row in columns}
+
+
+def test_downgrade_removes_everything_and_upgrade_works_again(
+    pg_server: PgServer, empty_database_url: str
+) -> None:
+    dbname = _dbname(empty_database_url)
+    migrate(empty_database_url)
+    downgrade_database(empty_database_url)
+
+    assert _tables(pg_server, dbname) == {VERSION_TABLE}
+    assert not pg_server.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'", dbname)
+    assert pg_server.execute(f"SELECT count(*) FROM {VERSION_TABLE}", dbname) == [(0,)]
+
+    migrate(empty_database_url)
+    assert _tables(pg_server, dbname) == TABLES | {VERSION_TABLE}
+    assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [("0001",)]
+
+
+def test_upgrade_twice_is_a_no_op(pg_server: PgServer, empty_database_url: str) -> None:
+    migrate(empty_database_url)
+    migrate(empty_database_url)
+    dbname = _dbname(empty_database_url)
+    assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [("0001",)]
+
+
+async def test_reader_role_can_select_and_cannot_write(database_url: str) -> None:
+    async with VectorStore.from_url(database_url) as store:
+        row = VectorRow("a" * 64, "t", "document", "description", "text", np.ones(3, np.float32))
+        assert await store.write("m@3", [row]) == 1
+        assert await store.publish("m@3", "corpus", [("t", "a" * 64)])
+
+    connection = await asyncpg.connect(database_url)
+    try:
+        await connection.execute(f"SET ROLE {READER_ROLE}")
+        assert await connection.fetchval("SELECT count(*) FROM toolret_vectors") == 1
+        assert await connection.fetchval("SELECT count(*) FROM toolret_corpora") == 1
+        assert await connection.fetchval("SELECT count(*) FROM toolret_corpus_documents") == 1
+        with pytest.raises(asyncpg.InsufficientPrivilegeError):
+            await connection.execute(
+                "INSERT INTO toolret_corpora (model_id, corpus_hash, documents) "
+                "VALUES ('m', 'c', 0)"
+            )
+        with pytest.raises(asyncpg.InsufficientPrivilegeError):
+            await connection.execute("DELETE FROM toolret_vectors")
+        with pytest.raises(asyncpg.InsufficientPrivilegeError):
+            await connection.execute("UPDATE toolret_vectors SET published_at = now()")
+    finally:
+        await connection.close()
+
+
+def test_database_urls_are_driven_through_asyncpg() -> None:
+    assert asyncpg_url("postgres://u:p@h:5/db") == "postgresql+asyncpg://u:p@h:5/db"
+    assert (
+        asyncpg_url("postgresql+psycopg://u@h/db?sslmode=require")
+        == "postgresql+asyncpg://u@h/db?ssl=require"
+    )

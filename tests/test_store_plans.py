@@ -1,0 +1,184 @@
+"""Query plans at 10,000 rows, for the statements exactly as the store prepares them.
+
+One database per module holds 10,000 published tools (one vector each, random unit vectors of
+the bundled model's dimension). Three catalogs are asked about:
+
+- ``big``: all 10,000 tools — ranked through the model's HNSW index;
+- ``half``: 5,000 of them, its own published corpus — HNSW filtered to half the rows, where a
+  scan without iterative search silently returns fewer rows than asked for;
+- ``workspace``: 44 of them — primary-key lookups plus an exact sort.
+
+After the store has run a statement several times on its only pooled connection, the test
+finds that prepared statement in ``pg_prepared_statements`` and EXPLAINs it by name, with the
+plan cache forced to the generic plan (what a long-lived connection ends up using).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.fixtures_pg import (
+    PgServer,
+    exact_scores,
+    publish_random,
+    synthetic_catalog,
+    unit_vectors,
+)
+from toolret.catalog import Catalog
+from toolret.schema import hnsw_index_name
+from toolret.selection import top_k
+from toolret.store import VectorStore
+from toolret.store_sql import CatalogQuery
+
+MODEL = "plans-model@384"
+DIM = 384
+ROWS = 10_000
+BIG = synthetic_catalog(ROWS)
+HALF = Catalog(BIG.tools[: ROWS // 2])
+WORKSPACE = Catalog(BIG.tools[1000:1044])
+
+
+async def _load(url: str) -> dict[str, np.ndarray]:
+    async with VectorStore.from_url(url) as store:
+        vectors = await publish_random(store, BIG, MODEL, np.random.default_rng(10))
+        await publish_random(store, HALF, MODEL, np.random.default_rng(11), vectors=vectors)
+    return vectors
+
+
+@pytest.fixture(scope="module")
+def loaded(pg_server: PgServer, pg_template: str) -> Iterator[tuple[str, dict[str, np.ndarray]]]:
+    """A database with the three catalogs published (built once for this module)."""
+    name = f"toolret_plans_{uuid.uuid4().hex[:8]}"
+    janitor = pg_server.janitor(name, template=pg_template)
+    janitor.init()
+    url = pg_server.url(name)
+    result: list[dict[str, np.ndarray]] = []
+    thread = threading.Thread(target=lambda: result.append(asyncio.run(_load(url))))
+    thread.start()
+    thread.join()
+    try:
+        yield url, result[0]
+    finally:
+        janitor.drop()
+
+
+def _literal(values: list[Any]) -> str:
+    return "'{" + ",".join(str(value) for value in values) + "}'"
+
+
+def _vector(values: np.ndarray) -> str:
+    return "'[" + ",".join(str(float(value)) for value in values) + "]'"
+
+
+async def _prepared_plan(store: VectorStore, marker: str, arguments: list[str]) -> tuple[str, int]:
+    """EXPLAIN the store's own prepared statement containing ``marker``, generic plan."""
+    proxied = await store.engine.raw_connection()
+    try:
+        connection = proxied.driver_connection
+        assert connection is not None
+        rows = await connection.fetch(
+            "SELECT name, generic_plans + custom_plans FROM pg_prepared_statements "
+            "WHERE statement LIKE '%' || $1 || '%' AND statement NOT LIKE '%pg_prepared%'",
+            marker,
+        )
+        assert len(rows) == 1, rows
+        name, runs = rows[0]
+        await connection.execute("SET plan_cache_mode = force_generic_plan")
+        plan = await connection.fetch(f"EXPLAIN (COSTS OFF) EXECUTE {name}({', '.join(arguments)})")
+        await connection.execute("RESET plan_cache_mode")
+        return "\n".join(row[0] for row in plan), int(runs)
+    finally:
+        proxied.close()
+
+
+async def test_a_large_catalog_is_ranked_through_the_hnsw_index(
+    loaded: tuple[str, dict[str, np.ndarray]],
+) -> None:
+    url, _vectors = loaded
+    probes = unit_vectors(np.random.default_rng(12), 8, DIM)
+    query = CatalogQuery.build(BIG, MODEL, "query")
+    async with VectorStore.from_url(url, pool_size=1, max_overflow=0) as store:
+        for probe in probes:
+            ranking = await store.rank(query, probe, limit=12)
+            assert len(ranking.scores) == 12
+            assert ranking.published
+        plan, runs = await _prepared_plan(
+            store,
+            "nearest AS MATERIALIZED",
+            [_vector(probes[0]), f"'{query.corpus_hash}'", "'{}'"],
+        )
+    assert runs >= len(probes)
+    assert f"Index Scan using {hnsw_index_name(MODEL)} on toolret_vectors" in plan
+    assert "Seq Scan on toolret_vectors" not in plan
+    assert "Sort Key: ((v.embedding" not in plan  # no exact sort of the whole table
+
+
+async def test_a_small_catalog_in_a_large_table_is_looked_up_by_key_and_sorted_exactly(
+    loaded: tuple[str, dict[str, np.ndarray]],
+) -> None:
+    url, vectors = loaded
+    probes = unit_vectors(np.random.default_rng(13), 8, DIM)
+    query = CatalogQuery.build(WORKSPACE, MODEL, "query")
+    async with VectorStore.from_url(url, pool_size=1, max_overflow=0) as store:
+        for probe in probes:
+            ranking = await store.rank(query, probe, limit=12)
+            expected = exact_scores(WORKSPACE, vectors, probe)
+            assert top_k(WORKSPACE, ranking.scores, 12) == top_k(WORKSPACE, expected, 12)
+            assert not ranking.published  # a workspace subset: served from the big corpus
+        plan, _ = await _prepared_plan(
+            store,
+            "LEFT JOIN LATERAL",
+            [
+                _vector(probes[0]),
+                _literal(list(query.tools)),
+                _literal(list(query.keys)),
+                "12",
+                f"'{query.corpus_hash}'",
+            ],
+        )
+    assert "Index Scan using toolret_vectors_pkey on toolret_vectors" in plan
+    assert "Seq Scan on toolret_vectors" not in plan
+    assert hnsw_index_name(MODEL) not in plan
+
+
+async def test_a_filtered_hnsw_scan_returns_every_row_asked_for(
+    loaded: tuple[str, dict[str, np.ndarray]],
+) -> None:
+    """Half the table's rows belong to the catalog: 12 tools still come back, the right ones."""
+    url, vectors = loaded
+    query = CatalogQuery.build(HALF, MODEL, "query")
+    hits = 0
+    probes = unit_vectors(np.random.default_rng(14), 20, DIM)
+    async with VectorStore.from_url(url) as store:
+        for probe in probes:
+            ranking = await store.rank(query, probe, limit=12)
+            assert len(ranking.scores) == 12
+            assert all(name in HALF for name in ranking.scores)
+            expected = top_k(HALF, exact_scores(HALF, vectors, probe), 12)
+            hits += len(set(ranking.scores) & set(expected))
+    assert hits / (12 * len(probes)) >= 0.9
+
+
+async def test_hnsw_recall_against_exact_ranking_at_10000_rows(
+    loaded: tuple[str, dict[str, np.ndarray]],
+) -> None:
+    url, vectors = loaded
+    query = CatalogQuery.build(BIG, MODEL, "query")
+    keys = np.array([tool.documents("query")[0].key for tool in BIG.tools])
+    matrix = np.stack([vectors[key] for key in keys])
+    names = [tool.name for tool in BIG.tools]
+    hits = 0
+    probes = unit_vectors(np.random.default_rng(15), 20, DIM)
+    async with VectorStore.from_url(url) as store:
+        for probe in probes:
+            ranking = await store.rank(query, probe, limit=12)
+            expected = {names[i] for i in np.argsort(-(matrix @ probe))[:12]}
+            hits += len(set(top_k(BIG, ranking.scores, 12)) & expected)
+    assert hits / (12 * len(probes)) >= 0.95

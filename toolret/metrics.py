@@ -1,0 +1,58 @@
+"""Metrics and traces of the request path, through ``opentelemetry-api``.
+
+No-op unless the application installs an OpenTelemetry SDK (instruments created here bind to
+it whenever it is installed). What is recorded: selection latency, selections by mode and
+reason, tools bound per selection, and the time of each step (query embedding, database).
+Never any message text: messages are customer data. Tool names, model ids and corpus hashes
+are not.
+"""
+
+from __future__ import annotations
+
+from opentelemetry import metrics, trace
+
+from toolret.selection import Selection
+
+__all__ = ["record_selection", "record_step", "tracer"]
+
+_meter = metrics.get_meter("toolret")
+tracer = trace.get_tracer("toolret")
+"""Spans: ``toolret.select``, with ``toolret.embed_query`` and ``toolret.rank_sql`` inside."""
+
+_duration = _meter.create_histogram(
+    "toolret.selection.duration",
+    unit="ms",
+    description="Time to choose the tools of one turn, fail-open included",
+)
+_selections = _meter.create_counter(
+    "toolret.selections",
+    unit="{selection}",
+    description="Selections by mode (narrowed, passthrough, full) and fail-open reason",
+)
+_tools_bound = _meter.create_histogram(
+    "toolret.selection.tools_bound",
+    unit="{tool}",
+    description="Tools sent to the model per selection",
+)
+_step_duration = _meter.create_histogram(
+    "toolret.selection.step.duration",
+    unit="ms",
+    description="Time of one request-path step: embed (the query) or database (the ranking query)",
+)
+
+
+def record_selection(selection: Selection, *, retriever: str = "pgvector") -> None:
+    """Count one selection and record its latency and how many tools it bound."""
+    attributes = {
+        "toolret.retriever": retriever,
+        "toolret.mode": selection.mode.value,
+        "toolret.reason": selection.reason.value if selection.reason is not None else "none",
+    }
+    _selections.add(1, attributes)
+    _duration.record(selection.elapsed_ms, attributes)
+    _tools_bound.record(len(selection.tools), attributes)
+
+
+def record_step(step: str, milliseconds: float) -> None:
+    """Record the duration of one request-path step (``embed`` or ``database``)."""
+    _step_duration.record(milliseconds, {"toolret.step": step})
