@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+import os
+import sys
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from toolret.catalog import Catalog
@@ -50,7 +54,13 @@ ModeOption = Annotated[
 
 
 def main() -> None:
-    """Entry point of the ``toolret`` script."""
+    """Entry point of the ``toolret`` script.
+
+    Like ``python -m`` and ``arq``, it puts the working directory on the import path, so
+    ``--catalog myapp.tools:catalog`` works from a checkout without installing ``myapp``.
+    """
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     app()
 
 
@@ -73,6 +83,8 @@ def search(
 
 
 async def _search(catalog: Catalog, message: str, k: int, mode: RetrievalMode) -> Selection:
+    if mode == "dense":
+        return await _search_store(catalog, message, k)
     from toolret.memory import InMemoryRetriever
 
     async with InMemoryRetriever(mode=mode, k=k) as retriever:
@@ -80,6 +92,25 @@ async def _search(catalog: Catalog, message: str, k: int, mode: RetrievalMode) -
             with console.status(f"embedding {len(catalog)} tools…"):
                 await retriever.index(catalog)
         return await retriever.select(catalog, message)
+
+
+async def _search_store(catalog: Catalog, message: str, k: int) -> Selection:
+    """Dense search through the database client: DATABASE_URL, or the embedded Postgres."""
+    from toolret.client import ToolRetrievalClient
+    from toolret.embedded_pg import resolve_database_url
+
+    with console.status("opening the database…"):
+        url = await asyncio.to_thread(resolve_database_url)
+    async with ToolRetrievalClient(url, k=k) as client:
+        with Progress(console=console, transient=True) as bar:
+            task = bar.add_task(f"indexing {len(catalog)} tools", total=None, visible=False)
+            await client.index(
+                catalog,
+                progress=lambda done, total: bar.update(
+                    task, completed=done, total=total, visible=total > 0
+                ),
+            )
+        return await client.select(catalog, message)
 
 
 @app.command()
@@ -124,6 +155,121 @@ def eval_(
     argv += [] if baseline else ["--no-examples-baseline"]
     argv += [] if plots else ["--no-plots"]
     raise typer.Exit(run_eval(argv))
+
+
+db_app = typer.Typer(help="The vector database: migrate it, stop the embedded server.")
+app.add_typer(db_app, name="db")
+UrlOption = Annotated[
+    str | None,
+    typer.Option("--url", help="postgresql:// URL [DATABASE_URL; else the embedded Postgres]."),
+]
+
+
+@db_app.command("upgrade")
+def db_upgrade(url: UrlOption = None) -> None:
+    """Migrate the database to the latest schema (alembic upgrade head)."""
+    from toolret.embedded_pg import resolve_database_url
+    from toolret.schema import upgrade_database
+
+    target = url or resolve_database_url()
+    upgrade_database(target)
+    console.print("database at the latest schema")
+
+
+@db_app.command("stop")
+def db_stop() -> None:
+    """Stop the embedded Postgres (it keeps running between commands otherwise)."""
+    from toolret.embedded_pg import stop_local_server
+
+    console.print("stopped" if stop_local_server() else "the embedded Postgres was not running")
+
+
+@app.command()
+def status(url: UrlOption = None) -> None:
+    """Models, corpora, row counts and whether each model's HNSW index exists."""
+    from toolret.embedded_pg import resolve_database_url
+    from toolret.store import StoreStatus, VectorStore
+
+    async def read(target: str) -> StoreStatus:
+        async with VectorStore.from_url(target) as store:
+            return await store.status()
+
+    state = asyncio.run(read(url or resolve_database_url()))
+    console.print(f"schema revision: {state.revision or 'not migrated (toolret db upgrade)'}")
+    table = Table(title="embedding models")
+    for column in ("model", "dim", "vectors", "pending", "corpora", "published", "last seen"):
+        table.add_column(column, justify="left" if column == "model" else "right")
+    table.add_column("HNSW index")
+    for m in state.models:
+        seen = f"{m.last_seen:%Y-%m-%d %H:%M}" if m.last_seen else "—"
+        row = (m.dimension, m.vectors, m.pending_vectors, m.corpora, m.published_corpora)
+        table.add_row(m.model_id, *map(str, row), seen, "yes" if m.index else "no")
+    console.print(table)
+
+
+@app.command()
+def reindex(
+    catalog: Annotated[
+        list[str],
+        typer.Option(
+            "--catalog", "-c", help="A catalog spec, as for search; repeat for several catalogs."
+        ),
+    ],
+    enqueue: Annotated[
+        bool, typer.Option("--enqueue", help="Queue a job for the worker instead [REDIS_URL].")
+    ] = False,
+) -> None:
+    """Embed what the catalogs' tools need, here or through the worker; for a deploy step.
+
+    Inline (the default): embeds only the documents this model has no vector for, with a
+    progress bar, and publishes each catalog atomically [DATABASE_URL; else the embedded
+    Postgres]. With --enqueue: queues one reindex job per catalog for the worker (arq
+    workers.WorkerSettings) and returns at once; a corpus already queued is not queued twice.
+    """
+    from toolret.embedded_pg import resolve_database_url
+    from toolret.indexing import index_catalog
+    from toolret.queue import ReindexQueue
+    from toolret.settings import make_embedder
+    from toolret.store import VectorStore
+
+    settings, catalogs = Settings(), {spec: _load(spec) for spec in catalog}
+    if enqueue and not settings.redis_url:
+        console.print("[red]error:[/red] --enqueue needs REDIS_URL, the Redis the worker reads")
+        raise typer.Exit(2)
+
+    async def run() -> None:
+        embedder = make_embedder(settings)
+        try:
+            if enqueue:
+                async with ReindexQueue(settings.redis_url or "") as queue:
+                    for spec, tools in catalogs.items():
+                        queued = await queue.enqueue(tools, embedder)
+                        console.print(f"{spec}: {'queued' if queued else 'already queued'}")
+                return
+            url = await asyncio.to_thread(resolve_database_url, settings)
+            async with VectorStore.from_url(url) as store:
+                for spec, tools in catalogs.items():
+                    with Progress(console=console, transient=True) as bar:
+                        task = bar.add_task(spec, total=None)
+                        advance = functools.partial(_advance, bar, task)
+                        report = await index_catalog(store, embedder, tools, progress=advance)
+                    console.print(
+                        f"{spec}: {report.documents} documents, {report.embedded} embedded, "
+                        f"{'published' if report.published else 'already published'} "
+                        f"({report.seconds:.1f} s)"
+                    )
+        finally:
+            await embedder.aclose()
+
+    try:
+        asyncio.run(run())
+    except ToolretError as error:
+        console.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(1) from error
+
+
+def _advance(bar: Progress, task: TaskID, done: int, total: int) -> None:
+    bar.update(task, completed=done, total=total)
 
 
 def selection_table(catalog: Catalog, selection: Selection, *, title: str = "") -> Table:

@@ -15,6 +15,7 @@ Every error toolret raises is a ``ToolretError``; each carries the object it is 
     │   └── EmbedderUnavailableError no embedder is configured or it cannot be loaded
     ├── StoreError                   the vector store failed (unreachable, timeout, bad schema)
     │   └── NotIndexedError          the catalog has no published vectors for this model yet
+    ├── QueueError                   Redis could not be reached, or refused a reindex job
     └── ClientStateError             a closed client was used or reopened
 
 The request path (``select``) never lets these escape: they become a fail-open ``Selection``
@@ -33,6 +34,7 @@ __all__ = [
     "EmbedderUnavailableError",
     "InvalidToolNameError",
     "NotIndexedError",
+    "QueueError",
     "StoreError",
     "ToolDescriptionError",
     "ToolNameCollisionError",
@@ -111,6 +113,10 @@ class NotIndexedError(StoreError):
         super().__init__(message)
         self.model_id = model_id
         self.corpus_hash = corpus_hash
+
+
+class QueueError(ToolretError):
+    """Redis could not be reached, or refused a reindex job."""
 
 
 class ClientStateError(ToolretError):
