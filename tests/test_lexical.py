@@ -1,4 +1,4 @@
-"""The lexical index: a tokenizer that keeps every language, and BM25 over names and descriptions."""
+"""The lexical index: a tokenizer that keeps every language; BM25 over names and descriptions."""
 
 from __future__ import annotations
 

@@ -19,17 +19,21 @@ from toolret.adapters import (
     tool_def,
 )
 from toolret.catalog import DEFAULT_DOMAIN_RANK, Catalog
+from toolret.client import ToolRetrievalClient
+from toolret.embedded_pg import local_database_url
 from toolret.embedders import BundledE5Embedder, CachingEmbedder, Embedder, GeminiEmbedder
 from toolret.errors import (
     CatalogError,
     CatalogSourceError,
     ClientStateError,
     ConfigurationError,
+    CorpusIncompleteError,
     DuplicateToolError,
     EmbedderError,
     EmbedderUnavailableError,
     InvalidToolNameError,
     NotIndexedError,
+    QueueError,
     StoreError,
     ToolDescriptionError,
     ToolNameCollisionError,
@@ -44,11 +48,17 @@ from toolret.find_tools import (
     discovered_tool_names,
     find_tools_definition,
 )
+from toolret.indexing import IndexReport, index_catalog
 from toolret.lexical import BM25Index, tokenize
 from toolret.memory import InMemoryRetriever
+from toolret.payload import from_payload, to_payload
+from toolret.queue import ReindexQueue
 from toolret.rounds import make_per_round_retrieve
+from toolret.schema import upgrade_database
 from toolret.selection import Mode, Ranking, Reason, Selection
 from toolret.settings import Settings, make_embedder
+from toolret.store import VectorStore
+from toolret.store_types import GCReport, StoreStatus
 from toolret.tool import Document, Tool, readable_identifier
 
 __all__ = [
@@ -63,29 +73,37 @@ __all__ = [
     "CatalogSourceError",
     "ClientStateError",
     "ConfigurationError",
+    "CorpusIncompleteError",
     "Document",
     "DuplicateToolError",
     "Embedder",
     "EmbedderError",
     "EmbedderUnavailableError",
+    "GCReport",
     "GeminiEmbedder",
     "InMemoryRetriever",
+    "IndexReport",
     "InvalidToolNameError",
     "McpOrigin",
     "Mode",
     "NotIndexedError",
+    "QueueError",
     "Ranking",
     "Reason",
+    "ReindexQueue",
     "Selection",
     "Settings",
     "StoreError",
+    "StoreStatus",
     "Tool",
     "ToolDescriptionError",
     "ToolFinder",
     "ToolNameCollisionError",
     "ToolRegistry",
+    "ToolRetrievalClient",
     "ToolretError",
     "UnknownCoreToolError",
+    "VectorStore",
     "answer_find_tools",
     "catalog_from_anthropic",
     "catalog_from_mcp",
@@ -93,7 +111,10 @@ __all__ = [
     "default_registry",
     "discovered_tool_names",
     "find_tools_definition",
+    "from_payload",
+    "index_catalog",
     "load_examples",
+    "local_database_url",
     "make_embedder",
     "make_per_round_retrieve",
     "mcp_origin",
@@ -101,6 +122,8 @@ __all__ = [
     "readable_identifier",
     "to_anthropic",
     "to_openai",
+    "to_payload",
     "tokenize",
     "tool_def",
+    "upgrade_database",
 ]

@@ -108,8 +108,8 @@ class Catalog:
 
     def subset(self, names: Iterable[str]) -> tuple[Tool, ...]:
         """The named tools that are in this catalog, in catalog order (duplicates dropped)."""
-        wanted = {name for name in names if name in self._position}
-        return tuple(tool for tool in self.tools if tool.name in wanted)
+        positions = {self._position[name] for name in names if name in self._position}
+        return tuple(self.tools[i] for i in sorted(positions))
 
     def documents(self, example_role: Role = "document") -> list[tuple[str, Document]]:
         """Every (tool name, document) pair, in catalog order: descriptions and examples."""

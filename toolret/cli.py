@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import os
 import sys
-from typing import Annotated
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -18,6 +20,9 @@ from toolret.errors import ToolretError
 from toolret.loading import load_catalog
 from toolret.selection import Selection
 from toolret.settings import RetrievalMode, Settings
+
+if TYPE_CHECKING:
+    from toolret.client import ToolRetrievalClient
 
 __all__ = ["app", "main"]
 
@@ -96,6 +101,17 @@ async def _search(catalog: Catalog, message: str, k: int, mode: RetrievalMode) -
 
 async def _search_store(catalog: Catalog, message: str, k: int) -> Selection:
     """Dense search through the database client: DATABASE_URL, or the embedded Postgres."""
+    async with indexed_client(catalog, k) as client:
+        return await client.select(catalog, message)
+
+
+@contextlib.asynccontextmanager
+async def indexed_client(
+    catalog: Catalog, k: int | None = None
+) -> AsyncIterator[ToolRetrievalClient]:
+    """A ``ToolRetrievalClient`` on DATABASE_URL (else the embedded Postgres, started and
+    migrated), with ``catalog`` indexed: what is missing is embedded now, with a progress bar.
+    """
     from toolret.client import ToolRetrievalClient
     from toolret.embedded_pg import resolve_database_url
 
@@ -104,24 +120,36 @@ async def _search_store(catalog: Catalog, message: str, k: int) -> Selection:
     async with ToolRetrievalClient(url, k=k) as client:
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task(f"indexing {len(catalog)} tools", total=None, visible=False)
-            await client.index(
+            report = await client.index(
                 catalog,
                 progress=lambda done, total: bar.update(
                     task, completed=done, total=total, visible=total > 0
                 ),
             )
-        return await client.select(catalog, message)
+        console.print(
+            f"[dim]{report.documents} documents of {len(catalog)} tools indexed for "
+            f"{report.model_id}: {report.embedded} embedded now, {report.reused} already stored "
+            f"({report.seconds:.1f} s)[/dim]"
+        )
+        yield client
 
 
 @app.command()
 def demo() -> None:
     """Selections for English, Arabic and Turkish messages on the 44-tool demo roster.
 
-    Runs on the bundled multilingual model with nothing to install and no key.
+    Runs on the defaults with nothing to install and no key: the bundled multilingual model and
+    an embedded Postgres with pgvector (or DATABASE_URL). The first run embeds the roster
+    (about half a minute on two cores); later runs reuse the stored vectors.
     """
-    from toolret.demo import run_demo
+    from toolret.demo import demo_catalog, run_demo
 
-    asyncio.run(run_demo(console))
+    async def go() -> None:
+        catalog = demo_catalog()
+        async with indexed_client(catalog) as client:
+            await run_demo(console, client, catalog)
+
+    asyncio.run(go())
 
 
 @app.command("eval")

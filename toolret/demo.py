@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import time
-
 from rich.console import Console
 from rich.table import Table
 
 from toolret.catalog import Catalog
-from toolret.memory import InMemoryRetriever
+from toolret.rounds import Selector
 
-__all__ = ["DEMO_MESSAGES", "run_demo"]
+__all__ = ["DEMO_MESSAGES", "demo_catalog", "run_demo"]
 
 DEMO_MESSAGES: tuple[tuple[str, str], ...] = (
     ("en", "Delete the duplicate contact for Acme Corp"),
@@ -31,34 +29,25 @@ def demo_catalog() -> Catalog:
     return roster
 
 
-async def run_demo(console: Console) -> None:
-    """Index the demo roster with the bundled model and show a selection per message."""
-    catalog = demo_catalog()
-    async with InMemoryRetriever() as retriever:
-        started = time.perf_counter()
-        with console.status(f"embedding {len(catalog)} tools with {retriever.embedder.model_id}…"):
-            await retriever.index(catalog)
-        console.print(
-            f"indexed {len(catalog)} tools ({len(catalog.core)} core) in "
-            f"{time.perf_counter() - started:.1f} s with {retriever.embedder.model_id}"
+async def run_demo(console: Console, retriever: Selector, catalog: Catalog) -> None:
+    """Show, per message, how many tools are sent, the best matches, and the time taken."""
+    table = Table(title=f"toolret demo: {len(catalog)} tools, {len(catalog.core)} of them core")
+    table.add_column("lang")
+    table.add_column("message", max_width=40)
+    table.add_column("sent", justify="right")
+    table.add_column("best matches (score)", max_width=60)
+    table.add_column("ms", justify="right")
+    for language, message in DEMO_MESSAGES:
+        selection = await retriever.select(catalog, message)
+        best = sorted(selection.scores.items(), key=lambda item: -item[1])[:4]
+        matches = ", ".join(f"{name} ({score:.2f})" for name, score in best)
+        if selection.reason is not None:
+            matches = f"full roster: {selection.reason.value}"
+        table.add_row(
+            language,
+            message or "(blank)",
+            f"{len(selection.tools)}/{len(catalog)}",
+            matches,
+            f"{selection.elapsed_ms:.1f}",
         )
-        table = Table(title=f"toolret demo: {len(catalog)} tools, k={retriever.k}")
-        table.add_column("lang")
-        table.add_column("message", max_width=40)
-        table.add_column("sent", justify="right")
-        table.add_column("best matches (score)", max_width=60)
-        table.add_column("ms", justify="right")
-        for language, message in DEMO_MESSAGES:
-            selection = await retriever.select(catalog, message)
-            best = sorted(selection.scores.items(), key=lambda item: -item[1])[:4]
-            matches = ", ".join(f"{name} ({score:.2f})" for name, score in best)
-            if selection.reason is not None:
-                matches = f"full roster: {selection.reason.value}"
-            table.add_row(
-                language,
-                message or "(blank)",
-                f"{len(selection.tools)}/{len(catalog)}",
-                matches,
-                f"{selection.elapsed_ms:.1f}",
-            )
-        console.print(table)
+    console.print(table)

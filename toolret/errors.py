@@ -14,7 +14,8 @@ Every error toolret raises is a ``ToolretError``; each carries the object it is 
     ├── EmbedderError                an embedding call failed
     │   └── EmbedderUnavailableError no embedder is configured or it cannot be loaded
     ├── StoreError                   the vector store failed (unreachable, timeout, bad schema)
-    │   └── NotIndexedError          the catalog has no published vectors for this model yet
+    │   ├── NotIndexedError          the catalog has no published vectors for this model yet
+    │   └── CorpusIncompleteError    publishing a corpus some of whose documents have no vector
     ├── QueueError                   Redis could not be reached, or refused a reindex job
     └── ClientStateError             a closed client was used or reopened
 
@@ -24,11 +25,14 @@ whose ``reason`` names what went wrong.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 __all__ = [
     "CatalogError",
     "CatalogSourceError",
     "ClientStateError",
     "ConfigurationError",
+    "CorpusIncompleteError",
     "DuplicateToolError",
     "EmbedderError",
     "EmbedderUnavailableError",
@@ -117,6 +121,14 @@ class NotIndexedError(StoreError):
 
 class QueueError(ToolretError):
     """Redis could not be reached, or refused a reindex job."""
+
+
+class CorpusIncompleteError(StoreError):
+    """``publish`` was asked to publish a corpus with documents that have no vector."""
+
+    def __init__(self, message: str, *, missing: Sequence[str]) -> None:
+        super().__init__(message)
+        self.missing = tuple(missing)
 
 
 class ClientStateError(ToolretError):

@@ -12,6 +12,7 @@ A blank message or a resumed turn gets the full roster. Any failure gets the ful
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -126,8 +127,7 @@ def top_k(
     ranked = [
         name for name in scores if name in catalog and not catalog[name].core and name not in skip
     ]
-    ranked.sort(key=lambda name: (-scores[name], catalog.position(name)))
-    return ranked[:k]
+    return heapq.nsmallest(k, ranked, key=lambda name: (-scores[name], catalog.position(name)))
 
 
 def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from toolret.embedders.base import Vector
-from toolret.errors import ConfigurationError, StoreError
+from toolret.errors import ConfigurationError, CorpusIncompleteError
 from toolret.tool import Role
 
 __all__ = [
@@ -20,14 +19,6 @@ __all__ = [
     "VectorRow",
     "asyncpg_url",
 ]
-
-
-class CorpusIncompleteError(StoreError):
-    """``publish`` was asked to publish a corpus with documents that have no vector."""
-
-    def __init__(self, message: str, *, missing: Sequence[str]) -> None:
-        super().__init__(message)
-        self.missing = tuple(missing)
 
 
 @dataclass(frozen=True)
