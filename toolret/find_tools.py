@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
 from toolret.catalog import Catalog
+from toolret.selection import MAX_DISCOVERED_TOOLS
 from toolret.tool import Tool
 from toolret.transcript import last_human_index
 
@@ -32,7 +33,6 @@ __all__ = [
 log = logging.getLogger("toolret")
 
 FIND_TOOLS_NAME = "find_tools"
-MAX_DISCOVERED_TOOLS = 5
 FindToolsShape = Literal["openai", "openai_responses", "anthropic", "mcp"]
 
 FIND_TOOLS_DESCRIPTION = (

@@ -23,8 +23,10 @@ from toolret.lexical import BM25Index
 from toolret.selection import (
     DEFAULT_K,
     DEFAULT_TIME_BUDGET,
+    MAX_DISCOVERED_TOOLS,
     Ranking,
     Selection,
+    discover,
     select_guarded,
     top_k,
 )
@@ -35,7 +37,6 @@ __all__ = ["DenseIndex", "InMemoryRetriever"]
 
 log = logging.getLogger("toolret")
 
-MAX_DISCOVERED = 5
 MODES = ("dense", "bm25", "hybrid")
 
 
@@ -139,18 +140,17 @@ class InMemoryRetriever:
         capability: str,
         *,
         bound: Iterable[str] = (),
-        limit: int = MAX_DISCOVERED,
+        limit: int = MAX_DISCOVERED_TOOLS,
     ) -> list[Tool]:
-        """At most ``limit`` tools for a capability phrase, none of them already bound."""
-        if not capability.strip():
-            return []
-        try:
-            ranking = await self.rank(catalog, capability, limit)
-        except Exception as error:
-            log.warning("toolret: find_tools failed: %r", error)
-            return []
-        names = top_k(catalog, ranking.scores, limit, exclude=bound)
-        return sorted((catalog[name] for name in names), key=lambda t: -ranking.scores[t.name])
+        """At most ``limit`` tools for a capability phrase, none already bound, best first."""
+        return await discover(
+            catalog,
+            capability,
+            lambda text: self.rank(catalog, text, limit),
+            bound=bound,
+            limit=limit,
+            time_budget=self.time_budget,
+        )
 
     async def aclose(self) -> None:
         """Cancel in-flight builds and close the embedder."""

@@ -26,10 +26,12 @@ from toolret.tool import Tool
 __all__ = [
     "DEFAULT_K",
     "DEFAULT_TIME_BUDGET",
+    "MAX_DISCOVERED_TOOLS",
     "Mode",
     "Ranking",
     "Reason",
     "Selection",
+    "discover",
     "full_roster",
     "narrow",
     "passthrough",
@@ -144,6 +146,33 @@ def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:
 
 
 RankFunction = Callable[[str], Awaitable[Ranking]]
+
+MAX_DISCOVERED_TOOLS = 5
+"""find_tools returns at most this many: by then the model names a capability it knows it needs,
+so precision beats recall, and it can always ask again."""
+
+
+async def discover(
+    catalog: Catalog,
+    capability: str,
+    rank: RankFunction,
+    *,
+    bound: Iterable[str] = (),
+    limit: int = MAX_DISCOVERED_TOOLS,
+    time_budget: float = DEFAULT_TIME_BUDGET,
+) -> list[Tool]:
+    """find_tools' answer: at most ``limit`` candidates for a capability phrase, none already
+    bound, best first. Empty on a blank phrase or any failure (logged); bounded by the budget."""
+    if not capability.strip() or limit <= 0:
+        return []
+    try:
+        async with asyncio.timeout(time_budget):
+            ranking = await rank(capability)
+    except Exception as error:
+        log.warning("toolret: find_tools failed: %r", error)
+        return []
+    names = top_k(catalog, ranking.scores, limit, exclude=bound)
+    return [catalog[name] for name in names]
 
 
 async def select_guarded(
