@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -76,3 +79,23 @@ def test_demo_indexes_the_roster_and_narrows_every_message(cli: CliRunner) -> No
     again = cli.invoke(app, ["demo"], terminal_width=200)
     assert again.exit_code == 0, again.output
     assert "0 embedded now, 399 already stored" in " ".join(again.output.split())
+
+
+def test_a_catalog_module_in_the_working_directory_is_found(tmp_path: Path) -> None:
+    (tmp_path / "myagent.py").write_text(
+        "from toolret import Catalog, Tool\n"
+        "catalog = Catalog([Tool(f'tool_{i}', f'Tool number {i} does one specific thing {i}.')"
+        " for i in range(14)] + [Tool('export_csv', 'Export the records of an object to a CSV"
+        " file to download.')])\n"
+    )
+    toolret = Path(sys.executable).with_name("toolret")
+    result = subprocess.run(
+        [toolret, "search", "export csv", "-c", "myagent:catalog", "--mode", "bm25", "-k", "1"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "COLUMNS": "120"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "export_csv" in result.stdout
