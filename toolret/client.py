@@ -26,7 +26,7 @@ from typing import Protocol
 
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, Vector
-from toolret.embedders.cache import CachingEmbedder
+from toolret.embedders.cache import with_query_cache
 from toolret.errors import (
     ClientStateError,
     ConfigurationError,
@@ -123,7 +123,7 @@ class ToolRetrievalClient:
         self.store = store
         self._raw_embedder = embedder
         self._owns_embedder = embedder is None
-        self._embedder: Embedder | None = None if embedder is None else _cached(embedder)
+        self._embedder: Embedder | None = None if embedder is None else with_query_cache(embedder)
         self._queries: weakref.WeakKeyDictionary[Catalog, CatalogQuery] = (
             weakref.WeakKeyDictionary()
         )
@@ -185,7 +185,7 @@ class ToolRetrievalClient:
                 self._raw_embedder = make_embedder(self._settings)
             except Exception as error:
                 raise EmbedderUnavailableError(f"no embedder: {error}") from error
-            self._embedder = _cached(self._raw_embedder)
+            self._embedder = with_query_cache(self._raw_embedder)
         return self._embedder
 
     async def select(
@@ -329,7 +329,3 @@ class ToolRetrievalClient:
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"
         return f"<ToolRetrievalClient {self.store!r} k={self.k} {state}>"
-
-
-def _cached(embedder: Embedder) -> Embedder:
-    return embedder if isinstance(embedder, CachingEmbedder) else CachingEmbedder(embedder)

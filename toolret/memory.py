@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, Vector, Vectors, embed_role
-from toolret.embedders.cache import CachingEmbedder
+from toolret.embedders.cache import with_query_cache
 from toolret.errors import ConfigurationError, EmbedderUnavailableError, NotIndexedError
 from toolret.lexical import BM25Index
 from toolret.selection import (
@@ -89,7 +89,7 @@ class InMemoryRetriever:
         self.mode = mode
         self.k = k
         self.time_budget = time_budget
-        self._embedder = embedder if embedder is None else _cached(embedder)
+        self._embedder = embedder if embedder is None else with_query_cache(embedder)
         self._dense: dict[str, asyncio.Task[DenseIndex]] = {}
         self._lexical: dict[str, BM25Index] = {}
 
@@ -98,7 +98,7 @@ class InMemoryRetriever:
         """The embedder in use, created from settings on first use."""
         if self._embedder is None:
             try:
-                self._embedder = _cached(make_embedder())
+                self._embedder = with_query_cache(make_embedder())
             except Exception as error:
                 raise EmbedderUnavailableError(f"no embedder: {error}") from error
         return self._embedder
@@ -194,7 +194,3 @@ class InMemoryRetriever:
         if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
             task = self._dense[key] = asyncio.ensure_future(DenseIndex.build(catalog, embedder))
         return task
-
-
-def _cached(embedder: Embedder) -> Embedder:
-    return embedder if isinstance(embedder, CachingEmbedder) else CachingEmbedder(embedder)

@@ -13,7 +13,7 @@ from cachetools import LRUCache
 from toolret.embedders.base import Embedder, Vector, Vectors
 from toolret.tool import Role
 
-__all__ = ["CachingEmbedder"]
+__all__ = ["CachingEmbedder", "with_query_cache"]
 
 
 class CachingEmbedder:
@@ -47,3 +47,8 @@ class CachingEmbedder:
 
     async def aclose(self) -> None:
         await self.inner.aclose()
+
+
+def with_query_cache(embedder: Embedder) -> Embedder:
+    """``embedder`` behind a query cache (itself when it already has one)."""
+    return embedder if isinstance(embedder, CachingEmbedder) else CachingEmbedder(embedder)
