@@ -22,7 +22,7 @@ from arq.constants import in_progress_key_prefix
 from arq.worker import Worker
 from sqlalchemy import text
 
-from tests.embedders import CountingEmbedder
+from tests.embedders import CountingEmbedder, GatedDocuments
 from tests.tools import CRM_TOOLS, crm_catalog
 from toolret import Catalog, EmbedderError, EmbedderUnavailableError, Settings
 from toolret.embedders.base import Vectors
@@ -92,18 +92,6 @@ class FlakyEmbedder(CountingEmbedder):
         self.calls += 1
         if self.calls <= self.failures:
             raise self.error
-        return await super().embed_documents(texts)
-
-
-class GatedEmbedder(CountingEmbedder):
-    """Embeds only once ``gate`` is set: lets a test hold a job in the middle of its run."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.gate = asyncio.Event()
-
-    async def embed_documents(self, texts: Sequence[str]) -> Vectors:
-        await self.gate.wait()
         return await super().embed_documents(texts)
 
 
@@ -230,14 +218,14 @@ async def test_two_workers_at_once_embed_each_document_once(
     corpus at the same moment, so arq's job id cannot deduplicate: the Postgres advisory lock
     lets one embed; the other waits, then finds everything done."""
     catalog = crm_with_examples()
-    embedder = GatedEmbedder()
+    embedder = GatedDocuments()
     started = 0
 
     async def on_job_start(ctx: dict[str, Any]) -> None:
         nonlocal started
         started += 1
         if started == 2:
-            embedder.gate.set()  # both jobs are running before either embeds anything
+            embedder.release.set()  # both jobs are running before either embeds anything
 
     stores = [VectorStore.from_url(database_url) for _ in range(2)]
     try:

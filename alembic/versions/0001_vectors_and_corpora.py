@@ -32,43 +32,31 @@ ALL_TABLES = (*TABLES, "toolret_pending_vectors")
 READER = "toolret_reader"
 
 
+def _vector_table(name: str, extra_column: str = "") -> str:
+    """The served and the pending vector tables share their columns; only the served one
+    records when it was published."""
+    return f"""
+        CREATE TABLE {name} (
+            model_id     text COLLATE "C" NOT NULL,
+            doc_key      text COLLATE "C" NOT NULL,
+            dimension    integer NOT NULL CHECK (dimension > 0),
+            embedding    vector NOT NULL,
+            role         text NOT NULL CHECK (role IN ('document', 'query')),
+            kind         text NOT NULL CHECK (kind IN ('description', 'example')),
+            tool_name    text NOT NULL,
+            text         text NOT NULL,
+            created_at   timestamptz NOT NULL DEFAULT now(),
+            {extra_column}
+            PRIMARY KEY (model_id, doc_key),
+            CONSTRAINT {name}_dimension CHECK (vector_dims(embedding) = dimension)
+        )
+        """
+
+
 def upgrade() -> None:
     op.execute("CREATE EXTENSION IF NOT EXISTS vector")
-    op.execute(
-        """
-        CREATE TABLE toolret_vectors (
-            model_id     text COLLATE "C" NOT NULL,
-            doc_key      text COLLATE "C" NOT NULL,
-            dimension    integer NOT NULL CHECK (dimension > 0),
-            embedding    vector NOT NULL,
-            role         text NOT NULL CHECK (role IN ('document', 'query')),
-            kind         text NOT NULL CHECK (kind IN ('description', 'example')),
-            tool_name    text NOT NULL,
-            text         text NOT NULL,
-            created_at   timestamptz NOT NULL DEFAULT now(),
-            published_at timestamptz NOT NULL DEFAULT now(),
-            PRIMARY KEY (model_id, doc_key),
-            CONSTRAINT toolret_vectors_dimension CHECK (vector_dims(embedding) = dimension)
-        )
-        """
-    )
-    op.execute(
-        """
-        CREATE TABLE toolret_pending_vectors (
-            model_id     text COLLATE "C" NOT NULL,
-            doc_key      text COLLATE "C" NOT NULL,
-            dimension    integer NOT NULL CHECK (dimension > 0),
-            embedding    vector NOT NULL,
-            role         text NOT NULL CHECK (role IN ('document', 'query')),
-            kind         text NOT NULL CHECK (kind IN ('description', 'example')),
-            tool_name    text NOT NULL,
-            text         text NOT NULL,
-            created_at   timestamptz NOT NULL DEFAULT now(),
-            PRIMARY KEY (model_id, doc_key),
-            CONSTRAINT toolret_pending_vectors_dimension CHECK (vector_dims(embedding) = dimension)
-        )
-        """
-    )
+    op.execute(_vector_table("toolret_vectors", "published_at timestamptz NOT NULL DEFAULT now(),"))
+    op.execute(_vector_table("toolret_pending_vectors"))
     op.execute(
         """
         CREATE TABLE toolret_corpora (

@@ -10,14 +10,16 @@ is an ``EmbedderError`` that names the model and says what to check.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-from google import genai
-from google.genai import errors, types
 
 from toolret.embedders.base import Vector, Vectors, l2_normalize
 from toolret.errors import EmbedderError, EmbedderUnavailableError
 from toolret.tool import Role
+
+if TYPE_CHECKING:
+    from google.genai import types
 
 __all__ = ["GeminiEmbedder"]
 
@@ -63,6 +65,10 @@ class GeminiEmbedder:
         self.batch_size = batch_size
         self.attempts = max_retries + 1
         self._timeout = timeout
+        # google-genai takes a third of a second to import: only deployments that use it pay.
+        from google import genai
+        from google.genai import types
+
         retry = types.HttpRetryOptions(
             attempts=self.attempts,
             initial_delay=backoff,
@@ -105,6 +111,8 @@ class GeminiEmbedder:
         return np.concatenate(vectors) if vectors else np.empty((0, self.dimension), np.float32)
 
     async def _request(self, texts: list[str], task_type: str) -> types.EmbedContentResponse:
+        from google.genai import errors, types
+
         config = types.EmbedContentConfig(task_type=task_type, output_dimensionality=self.dimension)
         contents: list[types.PartUnion] = [*texts]
         try:
