@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Unpack
 
 from toolret.adapters.source import (
     EMPTY_SCHEMA,
+    CatalogOptions,
     Entry,
-    ExamplesSource,
-    PerTool,
     build_catalog,
     read_fields,
     tools_of,
 )
-from toolret.catalog import DEFAULT_DOMAIN_RANK, MIN_DESCRIPTION_LENGTH, Catalog
+from toolret.catalog import Catalog
 from toolret.errors import CatalogSourceError
 from toolret.selection import Selection
 from toolret.tool import Tool
@@ -36,14 +35,7 @@ _CLIENT_TYPES = (None, "custom")
 
 def catalog_from_anthropic(
     tools: Iterable[Mapping[str, Any]],
-    *,
-    core: Iterable[str] = (),
-    examples: ExamplesSource = None,
-    domain: PerTool = None,
-    category: PerTool = None,
-    keywords: Mapping[str, Sequence[str]] | None = None,
-    domain_rank: Sequence[str] = DEFAULT_DOMAIN_RANK,
-    min_description_length: int = MIN_DESCRIPTION_LENGTH,
+    **options: Unpack[CatalogOptions],
 ) -> Catalog:
     """A catalog from Anthropic client tools.
 
@@ -60,16 +52,7 @@ def catalog_from_anthropic(
         name, description, schema = read_fields(definition, where, ("input_schema",))
         tool = Tool(name, description, input_schema=schema, definition=definition)
         entries.append(Entry(where, tool))
-    return build_catalog(
-        entries,
-        core=core,
-        examples=examples,
-        domain=domain,
-        category=category,
-        keywords=keywords,
-        domain_rank=domain_rank,
-        min_description_length=min_description_length,
-    )
+    return build_catalog(entries, **options)
 
 
 def to_anthropic(tools: Selection | Iterable[Tool]) -> list[dict[str, Any]]:

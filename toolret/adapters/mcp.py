@@ -17,10 +17,10 @@ import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
-from toolret.adapters.source import Entry, ExamplesSource, PerTool, build_catalog, read_fields
-from toolret.catalog import DEFAULT_DOMAIN_RANK, MIN_DESCRIPTION_LENGTH, Catalog
+from toolret.adapters.source import CatalogOptions, Entry, build_catalog, read_fields
+from toolret.catalog import Catalog
 from toolret.errors import CatalogSourceError, ToolNameCollisionError
 from toolret.tool import Tool
 
@@ -61,14 +61,7 @@ def mcp_origin(tool: Tool) -> tuple[str, str] | None:
 
 def catalog_from_mcp(
     servers: Mapping[str, Any] | Iterable[Any],
-    *,
-    core: Iterable[str] = (),
-    examples: ExamplesSource = None,
-    domain: PerTool = None,
-    category: PerTool = None,
-    keywords: Mapping[str, Sequence[str]] | None = None,
-    domain_rank: Sequence[str] = DEFAULT_DOMAIN_RANK,
-    min_description_length: int = MIN_DESCRIPTION_LENGTH,
+    **options: Unpack[CatalogOptions],
 ) -> Catalog:
     """A catalog over the tools of several MCP servers.
 
@@ -91,16 +84,7 @@ def catalog_from_mcp(
             tool = Tool(name, description, input_schema=schema, definition=definition)
             raw = f"{server}{SEPARATOR}{original}"
             entries.append(Entry(f"{where} ({original!r})", tool, (raw,) if raw != name else ()))
-    return build_catalog(
-        entries,
-        core=core,
-        examples=examples,
-        domain=domain,
-        category=category,
-        keywords=keywords,
-        domain_rank=domain_rank,
-        min_description_length=min_description_length,
-    )
+    return build_catalog(entries, **options)
 
 
 _SCHEMA_KEYS = ("inputSchema", "input_schema")

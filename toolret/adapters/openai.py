@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, Unpack
 
 from toolret.adapters.source import (
     EMPTY_SCHEMA,
+    CatalogOptions,
     Entry,
-    ExamplesSource,
-    PerTool,
     build_catalog,
     read_fields,
     tools_of,
 )
-from toolret.catalog import DEFAULT_DOMAIN_RANK, MIN_DESCRIPTION_LENGTH, Catalog
+from toolret.catalog import Catalog
 from toolret.errors import CatalogSourceError
 from toolret.selection import Selection
 from toolret.tool import Tool
@@ -37,14 +36,7 @@ OpenAIShape = Literal["chat", "responses"]
 
 def catalog_from_openai(
     tools: Iterable[Mapping[str, Any]],
-    *,
-    core: Iterable[str] = (),
-    examples: ExamplesSource = None,
-    domain: PerTool = None,
-    category: PerTool = None,
-    keywords: Mapping[str, Sequence[str]] | None = None,
-    domain_rank: Sequence[str] = DEFAULT_DOMAIN_RANK,
-    min_description_length: int = MIN_DESCRIPTION_LENGTH,
+    **options: Unpack[CatalogOptions],
 ) -> Catalog:
     """A catalog from OpenAI function tools (Chat Completions or Responses shape).
 
@@ -64,16 +56,7 @@ def catalog_from_openai(
         name, description, schema = read_fields(fields, where, ("parameters",))
         tool = Tool(name, description, input_schema=schema, definition=definition)
         entries.append(Entry(where, tool))
-    return build_catalog(
-        entries,
-        core=core,
-        examples=examples,
-        domain=domain,
-        category=category,
-        keywords=keywords,
-        domain_rank=domain_rank,
-        min_description_length=min_description_length,
-    )
+    return build_catalog(entries, **options)
 
 
 def to_openai(

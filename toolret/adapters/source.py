@@ -16,7 +16,7 @@ import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from toolret.catalog import DEFAULT_DOMAIN_RANK, MIN_DESCRIPTION_LENGTH, Catalog
 from toolret.errors import CatalogSourceError, DuplicateToolError
@@ -25,6 +25,7 @@ from toolret.tool import Tool
 
 __all__ = [
     "EMPTY_SCHEMA",
+    "CatalogOptions",
     "Entry",
     "Examples",
     "ExamplesSource",
@@ -88,6 +89,18 @@ def read_fields(
             tool=name,
         )
     return name, description or "", schema
+
+
+class CatalogOptions(TypedDict, total=False):
+    """What every tool-JSON and MCP adapter accepts besides the tools (see ``build_catalog``)."""
+
+    core: Iterable[str]
+    examples: ExamplesSource
+    domain: PerTool
+    category: PerTool
+    keywords: Mapping[str, Sequence[str]] | None
+    domain_rank: Sequence[str]
+    min_description_length: int
 
 
 def build_catalog(
