@@ -2,7 +2,9 @@
 
 For each embedder (the bundled model always; Gemini when ``GEMINI_API_KEY`` is set), each
 example configuration (the roster with its example requests, and descriptions only), each mode
-(dense, bm25, hybrid) and each language, every case goes through ``InMemoryRetriever``:
+(dense, bm25, hybrid), each language and each half of the cases (``tune``: in-sample, what
+descriptions and examples may be fitted to; ``held``: held back, reported and gated only),
+every case goes through ``InMemoryRetriever``:
 
 - ``select()`` gives what a turn really binds: recall@k at the configured ``k`` (12) is measured
   on it, as is narrowing (the selection holds fewer tools than the roster) and the number of
@@ -15,7 +17,8 @@ its selection prints as ``"prompt" → missing_tool``.
 
 Two studies on the dense ranking complete it: the weakest true-match score against the strongest
 off-topic score (seed 000's argument for having no similarity floor), and whether example
-requests rank better embedded as queries or as documents.
+requests rank better embedded as queries or as documents (a choice, so measured on the tuning
+half only). The CI gate (``evals.gate``) reads the held-back rows.
 
 Every text is embedded once per embedder (``MemoEmbedder``) and reused across modes and cases.
 The retrievers get a generous time budget, so the eval measures ranking, not machine load.
@@ -31,7 +34,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evals.cases import CASES, LANGUAGES, OFF_TOPIC, Case
+from evals.cases import CASES, HELD, LANGUAGES, OFF_TOPIC, SPLITS, TUNE, Case, Split
+from evals.gate import THRESHOLDS
 from evals.memo import MemoEmbedder
 from evals.roster import build_catalog
 from toolret.catalog import Catalog
@@ -82,6 +86,8 @@ class Row:
     language: str
     mode: str
     examples: bool
+    split: Split
+    """``tune`` (in-sample) or ``held`` (held back)."""
     cases: int
     recall: dict[int, float]
     """Recall at each cut-off; the configured ``k`` is measured on what ``select()`` bound."""
@@ -155,13 +161,15 @@ class EvalResult:
     skipped: dict[str, str] = field(default_factory=dict)
     elapsed: float = 0.0
 
-    def row(self, embedder: str, language: str, mode: str, examples: bool) -> Row:
-        """The row for one configuration."""
+    def row(
+        self, embedder: str, language: str, mode: str, examples: bool, split: Split = HELD
+    ) -> Row:
+        """The row for one configuration and half of the cases."""
+        wanted = (embedder, language, mode, examples, split)
         for row in self.rows:
-            key = (row.embedder, row.language, row.mode, row.examples)
-            if key == (embedder, language, mode, examples):
+            if (row.embedder, row.language, row.mode, row.examples, row.split) == wanted:
                 return row
-        raise KeyError((embedder, language, mode, examples))
+        raise KeyError(wanted)
 
     @property
     def gate_rows(self) -> list[Row]:
@@ -175,11 +183,16 @@ class EvalResult:
 
     @property
     def gate_passed(self) -> bool | None:
-        """Every gated case found its tools and every gated selection narrowed (None: not run)."""
+        """Every gated selection narrowed, and each language's held-back recall@k is at or above
+        its threshold (``evals.gate.THRESHOLDS``). None when the gate was not run."""
         rows = self.gate_rows
         if not rows:
             return None
-        return all(not row.failures and row.narrowed == 1.0 for row in rows)
+        narrowed = all(row.narrowed == 1.0 for row in rows)
+        held = [row for row in rows if row.split == HELD]
+        return narrowed and all(
+            row.recall[self.k] >= THRESHOLDS.get(row.language, 1.0) - 1e-9 for row in held
+        )
 
 
 def needed(case: Case, catalog: Catalog) -> tuple[str, ...]:
@@ -219,10 +232,11 @@ async def evaluate(
                 retriever = InMemoryRetriever(memo, mode=mode, k=k, time_budget=EVAL_TIME_BUDGET)
                 await retriever.index(catalog)
                 for language in languages:
-                    chosen = [case for case in cases if case.language == language]
-                    result.rows.append(
-                        await _measure(retriever, catalog, chosen, language, mode, flag, k)
-                    )
+                    for split in SPLITS:
+                        chosen = [c for c in cases if c.language == language and c.split == split]
+                        result.rows.append(
+                            await _measure(retriever, catalog, chosen, language, mode, flag, k)
+                        )
                 _say(
                     log,
                     f"{memo.model_id} {mode:<6} examples={flag!s:<5} "
@@ -231,9 +245,10 @@ async def evaluate(
             if "dense" in modes:
                 result.splits.append(await _score_split(memo, catalog, cases, flag))
         if role_study and True in catalogs:
+            tuning = [case for case in cases if case.split == TUNE]
             for role in ("query", "document"):
                 result.roles += await _role_study(
-                    memo.with_example_role(role), catalogs[True], cases, languages, k
+                    memo.with_example_role(role), catalogs[True], tuning, languages, k
                 )
             _say(log, f"{memo.model_id} example-role study done ({memo.embedded} texts)")
     result.elapsed = time.perf_counter() - started
@@ -273,6 +288,7 @@ async def _measure(
         language=language,
         mode=mode,
         examples=examples,
+        split=cases[0].split if cases else TUNE,
         cases=len(cases),
         recall=recall,
         curve=tuple(value / n for value in curve),

@@ -2,3 +2,4 @@
 
 from tests.fixtures_pg import *  # noqa: F403
 from tests.fixtures_redis import *  # noqa: F403
+from tests.gate_summary import pytest_terminal_summary  # noqa: F401

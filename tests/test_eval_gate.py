@@ -1,80 +1,157 @@
-"""The CI gate: the bundled model, dense mode, with examples, finds every case's tools.
+"""The CI gate (``evals.gate``): both retrievers, the bundled model, dense, with examples.
 
-Every English, Arabic and Turkish case must have the tool(s) it needs in what ``select()``
-binds (core + top 12), and every selection must narrow: recall alone would pass vacuously if
-retrieval fell open to the full roster. When a case fails, improve that tool's description or
-examples (see ``python -m evals.runner``); never loosen these assertions.
+Every case must narrow; held-back recall@12 per language must stay at or above its threshold,
+which sits two cases below the measured value. Misses are listed in the terminal summary, not
+asserted one by one, so a case drifting across rank 12 on another CPU does not fail the build.
+A perturbed re-run proves the margin: vectors moved three times as far as two builds of the
+model's engine move them still pass.
 
-Descriptions alone do not pass this gate with the bundled model (see the eval report), so only
-the with-examples configuration is gated.
+When the gate fails, fix the change, or the descriptions and examples against the *tuning*
+half's cases; never loosen the thresholds or edit the held-back cases.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from evals.cases import CASES, Case
-from evals.roster import build_catalog
+from evals.cases import CASES, HELD, LANGUAGES, TUNE
+from evals.gate import DRIFT, THRESHOLDS, GateReport, PerturbedEmbedder, gate_report
+from evals.gate import in_memory_selections as select_in_memory
+from evals.memo import MemoEmbedder
+from evals.roster import CORE, build_catalog
 from evals.runner import run
+from tests.gate_summary import record_gate
+from toolret.client import ToolRetrievalClient
+from toolret.embedders.base import embed_role
 from toolret.embedders.e5 import BundledE5Embedder
-from toolret.memory import InMemoryRetriever
-from toolret.selection import DEFAULT_K, Mode, Selection
+from toolret.indexing import index_catalog
+from toolret.store import VectorStore
 
 pytestmark = pytest.mark.slow
 
-GATED_LANGUAGES = ("en", "ar", "tr")
-GATED = tuple(case for case in CASES if case.language in GATED_LANGUAGES)
 ROSTER = build_catalog(examples=True)
 GENEROUS_BUDGET = 60.0
 """Seconds: the gate checks ranking, not the speed of the machine running it."""
 
 
-def case_id(case: Case) -> str:
-    return f"{case.language}{CASES.index(case):03d}"
+@pytest.fixture(scope="session")
+def gate_embedder() -> MemoEmbedder:
+    """The bundled model behind a memo: every roster document and case is embedded once."""
+    memo = MemoEmbedder(BundledE5Embedder())
+
+    async def embed_all() -> None:
+        texts = [
+            doc.text for _, doc in ROSTER.documents(memo.example_role) if doc.role == "document"
+        ]
+        await embed_role(memo, texts, "document")
+        queries = [
+            doc.text for _, doc in ROSTER.documents(memo.example_role) if doc.role == "query"
+        ]
+        await embed_role(memo, [*queries, *(case.prompt for case in CASES)], "query")
+
+    asyncio.run(embed_all())
+    return memo
 
 
 @pytest.fixture(scope="session")
-def gate_selections() -> dict[str, Selection]:
-    """Every gated case's selection; the corpus is embedded once for the whole session."""
-
-    async def select_all() -> dict[str, Selection]:
-        retriever = InMemoryRetriever(
-            BundledE5Embedder(), mode="dense", time_budget=GENEROUS_BUDGET
-        )
-        await retriever.index(ROSTER)
-        return {case.prompt: await retriever.select(ROSTER, case.prompt) for case in GATED}
-
-    return asyncio.run(select_all())
+def in_memory_gate(gate_embedder: MemoEmbedder, pytestconfig: pytest.Config) -> GateReport:
+    selections = asyncio.run(select_in_memory(gate_embedder, ROSTER))
+    report = gate_report(ROSTER, selections, label="in-memory retriever")
+    record_gate(pytestconfig, report.lines())
+    return report
 
 
-def test_every_gated_language_is_covered() -> None:
-    assert {case.language for case in GATED} == set(GATED_LANGUAGES)
-    assert len(ROSTER) == 44
+def test_the_split_is_recorded_and_balanced() -> None:
+    """Each language is about half held back, and every tool has cases in both halves."""
+    counts = Counter((case.language, case.split) for case in CASES)
+    for language in LANGUAGES:
+        held, tuned = counts[(language, HELD)], counts[(language, TUNE)]
+        assert abs(held - tuned) <= 4, (language, held, tuned)
+    for tool in ROSTER.candidates:
+        halves = {case.split for case in CASES if tool.name in case.tools}
+        assert halves == {TUNE, HELD}, f"{tool.name} has cases only in {halves}"
+    assert set(CORE) == {tool.name for tool in ROSTER.core}
 
 
-@pytest.mark.parametrize("case", GATED, ids=case_id)
-def test_case_finds_its_tools_and_narrows(
-    gate_selections: dict[str, Selection], case: Case
+def test_thresholds_sit_two_cases_below_full_recall() -> None:
+    for language in LANGUAGES:
+        held = sum(case.language == language and case.split == HELD for case in CASES)
+        assert THRESHOLDS[language] == pytest.approx((held - 2) / held)
+        assert THRESHOLDS[language] < 1.0
+
+
+def test_in_memory_retriever_passes_the_gate(in_memory_gate: GateReport) -> None:
+    assert in_memory_gate.passed, "\n".join(in_memory_gate.lines())
+    assert {lang.language for lang in in_memory_gate.languages} == set(LANGUAGES)
+
+
+async def test_pgvector_client_passes_the_gate(
+    gate_embedder: MemoEmbedder, database_url: str, pytestconfig: pytest.Config
 ) -> None:
-    selection = gate_selections[case.prompt]
-    assert selection.mode is Mode.NARROWED, f'"{case.prompt}" fell open: {selection.reason}'
-    assert len(selection.tools) == len(ROSTER.core) + DEFAULT_K < len(ROSTER)
-    missing = [name for name in case.tools if name not in selection.names]
-    assert not missing, f'"{case.prompt}" → {", ".join(missing)}'
+    """The request path agent services use: the roster indexed in Postgres, ranked in SQL."""
+    async with VectorStore.from_url(database_url) as store:
+        report = await index_catalog(store, gate_embedder, ROSTER)
+    assert report.published
+    async with ToolRetrievalClient(
+        database_url, embedder=gate_embedder, time_budget=GENEROUS_BUDGET
+    ) as client:
+        selections = {case.prompt: await client.select(ROSTER, case.prompt) for case in CASES}
+    gate = gate_report(ROSTER, selections, label="pgvector client")
+    record_gate(pytestconfig, gate.lines())
+    assert gate.passed, "\n".join(gate.lines())
 
 
-def test_runner_reports_every_configuration_and_writes_the_report(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("noise", "seed", "float16"),
+    [(0.0, 0, True), (3 * DRIFT, 0, False), (3 * DRIFT, 1, False), (3 * DRIFT, 2, False)],
+    ids=["float16", "3x-drift-seed0", "3x-drift-seed1", "3x-drift-seed2"],
+)
+def test_gate_holds_with_perturbed_vectors(
+    gate_embedder: MemoEmbedder, noise: float, seed: int, float16: bool
+) -> None:
+    """Another CPU, simulated: every document and query vector moved three times as far as the
+    measured drift between builds of the model's engine (or rounded through float16)."""
+    perturbed = PerturbedEmbedder(gate_embedder, noise=noise, seed=seed, float16=float16)
+    selections = asyncio.run(select_in_memory(perturbed, ROSTER))
+    report = gate_report(ROSTER, selections, label=f"perturbed noise={noise:g} seed={seed}")
+    assert report.passed, "\n".join(report.lines())
+
+
+def test_the_perturbation_really_moves_rankings(gate_embedder: MemoEmbedder) -> None:
+    """The margin test proves nothing if the noise changes nothing: at 3 x drift, cosines move
+    by about as much as they separate near neighbours."""
+
+    async def scores(embedder: object) -> list[float]:
+        from toolret.memory import InMemoryRetriever
+
+        retriever = InMemoryRetriever(embedder, time_budget=GENEROUS_BUDGET)  # type: ignore[arg-type]
+        ranking = await retriever.rank(ROSTER, CASES[0].prompt)
+        return [ranking.scores[tool.name] for tool in ROSTER.candidates]
+
+    base = asyncio.run(scores(gate_embedder))
+    moved = asyncio.run(scores(PerturbedEmbedder(gate_embedder, noise=3 * DRIFT, seed=0)))
+    deltas = [abs(a - b) for a, b in zip(base, moved, strict=True)]
+    assert max(deltas) > 0.0005
+    assert max(deltas) < 0.05
+
+
+def test_runner_reports_both_halves_and_writes_the_report(tmp_path: Path) -> None:
     result = run(tmp_path, modes=("bm25",), role_study=False, log=False)
-    configurations = {(row.language, row.mode, row.examples) for row in result.rows}
+    configurations = {(row.language, row.mode, row.examples, row.split) for row in result.rows}
     assert configurations == {
-        (language, "bm25", examples) for language in GATED_LANGUAGES for examples in (True, False)
+        (language, "bm25", examples, split)
+        for language in LANGUAGES
+        for examples in (True, False)
+        for split in (TUNE, HELD)
     }
     assert all(row.roster == len(ROSTER) and len(row.curve) == 20 for row in result.rows)
     assert result.gate_passed is None  # dense was not measured, so the gate was not run
     report = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert "| en | bm25 | yes |" in report
+    assert "| held-back | en | bm25 | yes |" in report
+    assert "| tuning (in-sample) | en | bm25 | yes |" in report
     assert "→" in report  # BM25 misses Arabic cases, and each miss is printed as prompt → tool
     assert list(tmp_path.glob("recall_at_k_*.png"))
