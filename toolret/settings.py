@@ -1,8 +1,10 @@
 """Configuration from the environment, through one settings object.
 
 The names an operator already knows stay unprefixed (``GEMINI_API_KEY``, ``AI_EMBEDDINGS_MODEL``,
-``DATABASE_URL``, ``REDIS_URL``); everything else is ``TOOLRET_*``. Every knob has a default that
-works locally with nothing installed.
+``DATABASE_URL``, ``REDIS_URL``); everything else is ``TOOLRET_*``. Each unprefixed name may also
+be given with the prefix, and the prefixed one wins: an application whose own ``DATABASE_URL``
+logs in as its read-write role points toolret at the read-only ``toolret_reader`` role with
+``TOOLRET_DATABASE_URL``. Every knob has a default that works locally with nothing installed.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ RetrievalMode = Literal["dense", "bm25", "hybrid"]
 
 
 def _env(name: str) -> AliasChoices:
-    return AliasChoices(name, f"TOOLRET_{name}")
+    """``TOOLRET_<name>``, else ``<name>``: the first alias present wins."""
+    return AliasChoices(f"TOOLRET_{name}", name)
 
 
 class Settings(BaseSettings):

@@ -1,0 +1,84 @@
+"""Configuration from the environment: ``TOOLRET_<NAME>`` wins over the unprefixed ``<NAME>``.
+
+An application that keeps its own read-write role in ``DATABASE_URL`` runs toolret on the
+read-only role through ``TOOLRET_DATABASE_URL``; the migration (Alembic's env.py) reads the
+same order.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from toolret.schema import VERSION_TABLE
+from toolret.settings import Settings
+
+REPO = Path(__file__).resolve().parent.parent
+UNPREFIXED = {
+    "DATABASE_URL": "database_url",
+    "REDIS_URL": "redis_url",
+    "AI_EMBEDDINGS_MODEL": "embeddings_model",
+    "GEMINI_API_KEY": "gemini_api_key",
+}
+
+
+def _value(settings: Settings, field: str) -> object:
+    value = getattr(settings, field)
+    return value.get_secret_value() if hasattr(value, "get_secret_value") else value
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    for name in UNPREFIXED:
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(f"TOOLRET_{name}", raising=False)
+    return monkeypatch
+
+
+@pytest.mark.parametrize(("name", "field"), UNPREFIXED.items())
+def test_the_prefixed_name_wins_over_the_unprefixed_one(
+    clean_env: pytest.MonkeyPatch, name: str, field: str
+) -> None:
+    clean_env.setenv(name, "plain-value")
+    assert _value(Settings(), field) == "plain-value"
+    clean_env.setenv(f"TOOLRET_{name}", "toolret-value")
+    assert _value(Settings(), field) == "toolret-value"
+    clean_env.delenv(name)
+    assert _value(Settings(), field) == "toolret-value"
+
+
+def test_an_argument_wins_over_both(clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("DATABASE_URL", "postgresql://app@db/app")
+    clean_env.setenv("TOOLRET_DATABASE_URL", "postgresql://reader@db/app")
+    assert Settings(DATABASE_URL="postgresql://given@db/app").database_url == (
+        "postgresql://given@db/app"
+    )
+    assert Settings().database_url == "postgresql://reader@db/app"
+
+
+def test_alembic_migrates_the_toolret_database_url_not_the_apps(
+    empty_database_url: str,
+) -> None:
+    """DATABASE_URL points at a port nothing listens on: were it read first, the run fails."""
+    environment = {
+        **os.environ,
+        "TOOLRET_DATABASE_URL": empty_database_url,
+        "DATABASE_URL": "postgresql://nobody@127.0.0.1:1/nothing",
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "alembic", "upgrade", "head"],
+        cwd=REPO,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    with psycopg.connect(empty_database_url) as db:
+        revision = db.execute(f"SELECT version_num FROM {VERSION_TABLE}").fetchone()
+    assert revision == ("0001",)
