@@ -54,6 +54,16 @@ log = logging.getLogger("toolret")
 
 ENQUEUE_GRACE = 1.0
 """Seconds ``aclose`` lets in-flight reindex requests finish before cancelling them."""
+POOL_SHARE = 0.25
+"""Of the time budget, how long a selection may wait for a pooled connection."""
+STATEMENT_SHARE = 0.5
+"""Of the time budget, how long the server lets the ranking statement run (``statement_timeout``).
+
+The budget covers the query embedding, the pool checkout and the statement. The last two take
+three quarters at most, so whenever the embedding is done within the first quarter (10–30 ms
+normally) a stuck statement is cancelled by the server before the client's deadline: the
+connection survives, and the selection falls open with ``timeout``. Later than that, the
+client's deadline comes first and the connection, abandoned mid-query, is thrown away."""
 
 
 class _Queue(Protocol):
@@ -67,12 +77,14 @@ class _Queue(Protocol):
 class ToolRetrievalClient:
     """Selects tools for a message from vectors in Postgres/pgvector.
 
-    ``database_url`` defaults to ``DATABASE_URL``; ``embedder`` to the one the environment
-    configures (Gemini with a key, else the bundled model); ``k``, ``time_budget`` (seconds)
-    and ``redis_url`` to ``TOOLRET_K``, ``TOOLRET_TIME_BUDGET_MS`` and ``REDIS_URL``. Pass
-    ``store`` to share a ``VectorStore`` (the client then leaves it open). The pool's
-    checkout timeout defaults to half the time budget and the server-side statement timeout
-    to the whole budget, so a stuck pool or query fails open with its own reason.
+    ``database_url`` defaults to ``TOOLRET_DATABASE_URL``, else ``DATABASE_URL``; ``embedder``
+    to the one the environment configures (Gemini with a key, else the bundled model); ``k``,
+    ``time_budget`` (seconds) and ``redis_url`` to ``TOOLRET_K``, ``TOOLRET_TIME_BUDGET_MS``
+    and ``REDIS_URL``. Pass ``store`` to share a ``VectorStore`` (the client then leaves it
+    open). The pool's checkout timeout defaults to a quarter of the time budget
+    (``POOL_SHARE``) and the server-side statement timeout to half of it
+    (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck query is
+    cancelled by the server, keeping its connection, before the budget runs out.
 
     A client is used by one event loop. It opens on first use or ``async with``; after
     ``aclose()`` it cannot be reopened (``ClientStateError``) and ``select`` sends the full
@@ -111,8 +123,10 @@ class ToolRetrievalClient:
                 url,
                 pool_size=pool_size,
                 max_overflow=max_overflow,
-                pool_timeout=self.time_budget / 2 if pool_timeout is None else pool_timeout,
-                statement_timeout=self.time_budget
+                pool_timeout=self.time_budget * POOL_SHARE
+                if pool_timeout is None
+                else pool_timeout,
+                statement_timeout=self.time_budget * STATEMENT_SHARE
                 if statement_timeout is None
                 else statement_timeout,
                 exact_limit=exact_limit,

@@ -8,7 +8,10 @@ statement on the 44-tool roster, and a bare ``SELECT 1`` takes 0.12 ms
 (``python -m evals.bench_select``). Statements are in ``toolret.store_sql``.
 
 Every operation raises ``StoreError`` (``NotIndexedError`` when a catalog has nothing
-published, ``TimeoutError`` on a statement timeout); the client turns them into the full roster.
+published, ``SchemaMissingError`` when the database is not migrated, ``TimeoutError`` on a
+statement timeout); the client turns them into the full roster. An error the server reports
+(a statement timeout, a missing table) leaves the pooled connection in use; a broken or
+abandoned one (the server gone, a caller cancelled mid-query) is thrown away.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from toolret import store_sql as sql
 from toolret.embedders.base import Vector
-from toolret.errors import NotIndexedError, StoreError
+from toolret.errors import NotIndexedError, SchemaMissingError, StoreError
 from toolret.schema import HNSW_MAX_DIMENSION, hnsw_index_name, hnsw_index_sql
 from toolret.store_sql import EXACT_LIMIT, CatalogQuery, exact_sql, hnsw_sql
 from toolret.store_types import (
@@ -71,6 +74,10 @@ _DISCONNECTS = (
     asyncpg.CannotConnectNowError,
     OSError,
 )
+SCHEMA_SQLSTATES = frozenset({"42P01", "42703", "42704", "42883"})
+"""Undefined table, column, object (the ``vector`` type) or function (its operators): the
+database is not migrated, or is older than the statements this toolret runs."""
+SCHEMA_FIX = "run `toolret db upgrade` (or `alembic upgrade head`) against it"
 
 
 class VectorStore:
@@ -108,6 +115,7 @@ class VectorStore:
             ]
         )
         self._indexed_models: set[tuple[str, int]] = set()
+        self._schema_reported = False
         event.listen(engine.sync_engine, "connect", self._on_connect)
 
     @classmethod
@@ -218,9 +226,14 @@ class VectorStore:
 
     @asynccontextmanager
     async def _connection(self, purpose: str) -> AsyncIterator[Any]:
-        """A pooled connection's asyncpg driver connection; any failure invalidates it.
+        """A pooled connection's asyncpg driver connection.
 
-        Errors become ``StoreError`` (``TimeoutError`` for a statement timeout).
+        Errors become ``StoreError`` (``TimeoutError`` for a statement timeout,
+        ``SchemaMissingError`` for a missing table or type). After an error the server
+        reported (a statement timeout), the session is intact and the connection goes back to
+        the pool; after any other failure — the connection lost, the caller cancelled
+        mid-query (asyncpg is then left waiting for the server to acknowledge the cancel), a
+        schema error (see ``_session_intact``) — it is thrown away.
         """
         if self._closed:
             raise StoreError("this VectorStore is closed")
@@ -230,19 +243,44 @@ class VectorStore:
             raise StoreError(f"connection pool exhausted: {error}") from error
         except (SQLAlchemyError, *_DISCONNECTS) as error:
             raise StoreError(f"cannot connect to the database: {error}") from error
+        connection = proxied.driver_connection
         try:
-            yield proxied.driver_connection
+            yield connection
         except BaseException as error:
-            proxied.invalidate()
-            if isinstance(error, _DISCONNECTS):
-                await self.engine.dispose(close=False)  # the server went away: drop idle ones
+            if _session_intact(error, connection):
+                proxied.close()
+            else:
+                proxied.invalidate()
+                if isinstance(error, _DISCONNECTS):
+                    await self.engine.dispose(close=False)  # the server went away: drop idle ones
             if isinstance(error, asyncpg.QueryCanceledError):
                 raise TimeoutError(f"statement timeout: {error}") from error
+            if getattr(error, "sqlstate", None) in SCHEMA_SQLSTATES:
+                raise self._schema_missing(error) from error
             if isinstance(error, (asyncpg.PostgresError, *_DISCONNECTS)):
                 raise StoreError(f"{purpose} failed: {error}") from error
             raise
         else:
             proxied.close()
+            self._schema_reported = False
+
+    def _schema_missing(self, error: object) -> SchemaMissingError:
+        """The error for a database without toolret's schema, logged once (not per request)
+        until a statement succeeds again."""
+        database = self.engine.url.render_as_string(hide_password=True)
+        if not self._schema_reported:
+            self._schema_reported = True
+            log.error(
+                "toolret: the database %s has no toolret tables, or an older schema (%s): %s. "
+                "Until then every selection sends the full roster (schema_missing).",
+                database,
+                error,
+                SCHEMA_FIX,
+            )
+        return SchemaMissingError(
+            f"the toolret schema is missing or outdated in this database ({error}): {SCHEMA_FIX}",
+            database=database,
+        )
 
     def _on_connect(self, dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.run_async(self._prepare_session)
@@ -481,6 +519,9 @@ class VectorStore:
                 await connection.execute(text("SET LOCAL statement_timeout = 0"))
                 yield connection
         except SQLAlchemyError as error:
+            cause = getattr(error, "orig", None)
+            if getattr(cause, "sqlstate", None) in SCHEMA_SQLSTATES:
+                raise self._schema_missing(cause) from error
             raise StoreError(f"database operation failed: {error}") from error
         except OSError as error:
             raise StoreError(f"cannot reach the database: {error}") from error
@@ -524,6 +565,22 @@ class VectorStore:
                 f"not {len(pairs)}: two toolret versions hash catalogs differently"
             )
         return int(corpus_id), bool(published)
+
+
+def _session_intact(error: BaseException, connection: Any) -> bool:
+    """Whether the server reported ``error`` and the session can serve the next statement:
+    an ``ERROR`` (not ``FATAL``), on an open connection, outside any transaction.
+
+    Not after a schema error: the connection may predate the migration that fixes it, and a
+    session opened before ``CREATE EXTENSION vector`` has no codec for the query vector.
+    """
+    return (
+        isinstance(error, asyncpg.PostgresError)
+        and getattr(error, "severity_en", None) == "ERROR"
+        and error.sqlstate not in SCHEMA_SQLSTATES
+        and not connection.is_closed()
+        and not connection.is_in_transaction()
+    )
 
 
 def _lock_key(*parts: str) -> int:
