@@ -19,9 +19,10 @@ COMMANDS = [[], ["search"], ["demo"], ["eval"], ["status"], ["reindex"], ["db"],
 @pytest.fixture
 def cli(monkeypatch: pytest.MonkeyPatch, database_url: str) -> CliRunner:
     """A runner whose environment points at the test database and has no Gemini key."""
-    monkeypatch.setenv("DATABASE_URL", database_url)
-    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
-    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.setenv("TOOLRET_DATABASE_URL", database_url)
+    for name in ("GEMINI_API_KEY", "REDIS_URL"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(f"TOOLRET_{name}", raising=False)
     return CliRunner()
 
 

@@ -72,6 +72,9 @@ _DISCONNECTS = (
     asyncpg.InterfaceError,
     asyncpg.AdminShutdownError,
     asyncpg.CannotConnectNowError,
+    # A pooled connection the server dropped while it sat idle: the server's farewell arrived
+    # before the socket closed, so the next statement finds the protocol busy with it.
+    asyncpg.InternalClientError,
     OSError,
 )
 SCHEMA_SQLSTATES = frozenset({"42P01", "42703", "42704", "42883"})
@@ -116,6 +119,9 @@ class VectorStore:
         )
         self._indexed_models: set[tuple[str, int]] = set()
         self._schema_reported = False
+        # What a failed connect raises through the pool: the dialect's DB-API errors, which
+        # SQLAlchemy wraps only on its own Connection, not on a raw pool checkout.
+        self._connect_errors = (SQLAlchemyError, engine.dialect.loaded_dbapi.Error, *_DISCONNECTS)
         event.listen(engine.sync_engine, "connect", self._on_connect)
 
     @classmethod
@@ -241,7 +247,7 @@ class VectorStore:
             proxied = await self.engine.raw_connection()
         except PoolTimeoutError as error:
             raise StoreError(f"connection pool exhausted: {error}") from error
-        except (SQLAlchemyError, *_DISCONNECTS) as error:
+        except self._connect_errors as error:
             raise StoreError(f"cannot connect to the database: {error}") from error
         connection = proxied.driver_connection
         try:
