@@ -10,10 +10,10 @@ logs in as its read-write role points toolret at the read-only ``toolret_reader`
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import platformdirs
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from toolret.embedders.base import Embedder
@@ -53,6 +53,17 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default_factory=lambda: platformdirs.user_data_path("toolret"))
     gc_grace_days: float = Field(7.0, gt=0)
 
+    def __init__(self, **values: Any) -> None:
+        """Read the environment (``values`` override it); a value that does not parse raises
+        ``ConfigurationError`` naming the variable, not pydantic's ``ValidationError``."""
+        try:
+            super().__init__(**values)
+        except ValidationError as error:
+            problems = "; ".join(
+                f"{_variable(problem['loc'])}: {problem['msg']}" for problem in error.errors()
+            )
+            raise ConfigurationError(f"invalid setting: {problems}") from error
+
     @field_validator("catalogs", mode="before")
     @classmethod
     def _split_catalogs(cls, value: object) -> object:
@@ -64,6 +75,12 @@ class Settings(BaseSettings):
     def time_budget(self) -> float:
         """The selection time budget in seconds."""
         return self.time_budget_ms / 1000
+
+
+def _variable(location: tuple[int | str, ...]) -> str:
+    """The environment variable a validation error's location names (``k`` → ``TOOLRET_K``)."""
+    name = str(location[0]) if location else "?"
+    return name if name.isupper() else f"TOOLRET_{name.upper()}"
 
 
 def make_embedder(settings: Settings | None = None) -> Embedder:

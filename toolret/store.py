@@ -81,6 +81,13 @@ SCHEMA_SQLSTATES = frozenset({"42P01", "42703", "42704", "42883"})
 """Undefined table, column, object (the ``vector`` type) or function (its operators): the
 database is not migrated, or is older than the statements this toolret runs."""
 SCHEMA_FIX = "run `toolret db upgrade` (or `alembic upgrade head`) against it"
+CONNECT_FIX = (
+    "check the database URL (TOOLRET_DATABASE_URL, else DATABASE_URL) and that Postgres runs there"
+)
+READ_ONLY_FIX = (
+    "this role may only read toolret's tables (like toolret_reader): index and migrate with "
+    "the owner's URL"
+)
 
 
 class VectorStore:
@@ -248,7 +255,7 @@ class VectorStore:
         except PoolTimeoutError as error:
             raise StoreError(f"connection pool exhausted: {error}") from error
         except self._connect_errors as error:
-            raise StoreError(f"cannot connect to the database: {error}") from error
+            raise StoreError(f"cannot connect to the database ({error}): {CONNECT_FIX}") from error
         connection = proxied.driver_connection
         try:
             yield connection
@@ -454,7 +461,9 @@ class VectorStore:
         try:
             connection = await asyncpg.connect(**parameters, timeout=self._connect_timeout)
         except (asyncpg.PostgresError, *_DISCONNECTS, TimeoutError) as error:
-            raise StoreError(f"cannot connect to the database: {error}") from error
+            raise StoreError(
+                f"cannot connect to the database ({error!r}): {CONNECT_FIX}"
+            ) from error
         try:
             await connection.execute("SET statement_timeout = 0")
             await connection.execute("SELECT pg_advisory_lock($1)", key)
@@ -526,11 +535,15 @@ class VectorStore:
                 yield connection
         except SQLAlchemyError as error:
             cause = getattr(error, "orig", None)
-            if getattr(cause, "sqlstate", None) in SCHEMA_SQLSTATES:
+            sqlstate = getattr(cause, "sqlstate", None)
+            if sqlstate in SCHEMA_SQLSTATES:
                 raise self._schema_missing(cause) from error
-            raise StoreError(f"database operation failed: {error}") from error
+            detail = str(cause or error).strip().splitlines()[0]  # not the SQL and the link
+            if sqlstate == "42501":  # insufficient privilege
+                raise StoreError(f"{detail}: {READ_ONLY_FIX}") from error
+            raise StoreError(f"database operation failed: {detail}") from error
         except OSError as error:
-            raise StoreError(f"cannot reach the database: {error}") from error
+            raise StoreError(f"cannot reach the database ({error}): {CONNECT_FIX}") from error
 
     @staticmethod
     async def _xact_lock(connection: AsyncConnection, *parts: str) -> None:
