@@ -7,15 +7,21 @@ same order.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import psycopg
 import pytest
 
-from toolret.schema import VERSION_TABLE
+from tests.fixtures_pg import PgServer
+from tests.tools import crm_catalog
+from toolret import BundledE5Embedder, Catalog, StoreError, ToolRetrievalClient
+from toolret.schema import READER_ROLE, VERSION_TABLE
+from toolret.selection import Mode
 from toolret.settings import Settings
 
 REPO = Path(__file__).resolve().parent.parent
@@ -82,3 +88,28 @@ def test_alembic_migrates_the_toolret_database_url_not_the_apps(
     with psycopg.connect(empty_database_url) as db:
         revision = db.execute(f"SELECT version_num FROM {VERSION_TABLE}").fetchone()
     assert revision == ("0001",)
+
+
+async def test_an_app_runs_toolret_on_the_read_only_role_through_the_environment(
+    clean_env: pytest.MonkeyPatch, pg_server: PgServer, database_url: str
+) -> None:
+    """As the README shows: the app's DATABASE_URL is its own (here: nothing listens there),
+    TOOLRET_DATABASE_URL logs in as a role granted toolret_reader."""
+    login = f"app_{uuid.uuid4().hex[:8]}"
+    dbname = database_url.split("/")[3].split("?")[0]
+    await asyncio.to_thread(pg_server.execute, f"CREATE ROLE {login} LOGIN IN ROLE {READER_ROLE}")
+    try:
+        async with ToolRetrievalClient(database_url, embedder=BundledE5Embedder()) as owner:
+            await owner.index(crm_catalog())
+        clean_env.setenv("DATABASE_URL", "postgresql://myapp@127.0.0.1:1/myapp")
+        clean_env.setenv("TOOLRET_DATABASE_URL", pg_server.url(dbname, user=login))
+        clean_env.setenv("TOOLRET_TIME_BUDGET_MS", "30000")
+        async with ToolRetrievalClient(embedder=BundledE5Embedder(), k=3) as client:
+            selection = await client.select(crm_catalog(), "Delete the duplicate contact")
+            assert selection.mode is Mode.NARROWED, selection.reason
+            edited = Catalog([*crm_catalog().tools[:-1]])
+            with pytest.raises(StoreError, match="owner's URL"):
+                await client.index(edited)
+    finally:
+        await asyncio.to_thread(pg_server.execute, f"DROP OWNED BY {login}", dbname)
+        await asyncio.to_thread(pg_server.execute, f"DROP ROLE {login}")
