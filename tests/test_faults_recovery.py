@@ -522,3 +522,28 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_the_client_reco
         async with asyncio.timeout(DEADLINE):
             assert await worker(ctx=_job_ctx(store, embedder)).run_check() == 1
         _assert_narrowed((await _timed_select(client))[0])
+
+
+# -- more callers than the pool holds -------------------------------------------------------
+
+
+async def test_overflow_connections_are_closed_not_leaked(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Eight callers on a pool of one plus three overflow: the three extra connections are
+    closed when the full pool does not take them back (an I/O SQLAlchemy must run in its
+    greenlet; outside it the close fails with MissingGreenlet and the connection leaks)."""
+    async with VectorStore.from_url(database_url, pool_size=1, max_overflow=3) as store:
+        for _ in range(3):
+            await asyncio.gather(*(store.ping() for _ in range(8)))
+        observer = await asyncpg.connect(database_url)
+        try:
+            backends = await observer.fetchval(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        finally:
+            await observer.close()
+    assert backends == 1, "only the pooled connection stays open"
+    failures = [r for r in caplog.records if r.name.startswith("sqlalchemy") and r.levelno >= 40]
+    assert failures == [], [r.getMessage() for r in failures]

@@ -30,6 +30,7 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.util import greenlet_spawn
 
 from toolret import store_sql as sql
 from toolret.embedders.base import Vector
@@ -261,7 +262,7 @@ class VectorStore:
             yield connection
         except BaseException as error:
             if _session_intact(error, connection):
-                proxied.close()
+                await greenlet_spawn(proxied.close)
             else:
                 proxied.invalidate()
                 if isinstance(error, _DISCONNECTS):
@@ -274,7 +275,9 @@ class VectorStore:
                 raise StoreError(f"{purpose} failed: {error}") from error
             raise
         else:
-            proxied.close()
+            # In SQLAlchemy's greenlet, like the checkout: a connection the full pool does not
+            # take back is closed, which is I/O (outside it: MissingGreenlet, and a leak).
+            await greenlet_spawn(proxied.close)
             self._schema_reported = False
 
     def _schema_missing(self, error: object) -> SchemaMissingError:
