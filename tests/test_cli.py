@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import psycopg
 import pytest
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from toolret.cli import app
 
@@ -18,10 +20,16 @@ COMMANDS = [[], ["search"], ["demo"], ["eval"], ["status"], ["reindex"], ["db"],
 
 @pytest.fixture
 def cli(monkeypatch: pytest.MonkeyPatch, database_url: str) -> CliRunner:
-    """A runner whose environment points at the test database and has no Gemini key."""
-    monkeypatch.setenv("DATABASE_URL", database_url)
-    monkeypatch.delenv("GEMINI_API_KEY", raising=False)
-    monkeypatch.delenv("REDIS_URL", raising=False)
+    """A runner whose environment points at the test database and has no Gemini key.
+
+    The time budget is generous: these tests are about what is selected, and a loaded machine
+    can take seconds per embedding.
+    """
+    monkeypatch.setenv("TOOLRET_DATABASE_URL", database_url)
+    monkeypatch.setenv("TOOLRET_TIME_BUDGET_MS", "60000")
+    for name in ("GEMINI_API_KEY", "REDIS_URL"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(f"TOOLRET_{name}", raising=False)
     return CliRunner()
 
 
@@ -99,3 +107,108 @@ def test_a_catalog_module_in_the_working_directory_is_found(tmp_path: Path) -> N
     )
     assert result.returncode == 0, result.stderr
     assert "export_csv" in result.stdout
+
+
+# -- error paths: one line that says what to do, a non-zero exit, never a traceback -----------
+
+
+def _closed_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+CLOSED_DATABASE = f"postgresql://nobody@127.0.0.1:{_closed_port()}/toolret"
+CLEAN = dict.fromkeys(
+    [
+        f"{prefix}{name}"
+        for name in ("DATABASE_URL", "REDIS_URL", "GEMINI_API_KEY")
+        for prefix in ("", "TOOLRET_")
+    ]
+)
+"""Unset for every error-path run, so only what a case sets is configured."""
+ERROR_PATHS = [
+    ("search", ["search", "delete a contact", "-c", "tests.tools:crm_catalog"]),
+    ("demo", ["demo"]),
+    ("status", ["status"]),
+    ("reindex", ["reindex", "-c", "tests.tools:crm_catalog"]),
+    ("db upgrade", ["db", "upgrade"]),
+]
+
+
+def _assert_one_line_error(result: Result, fix: str, code: int = 1) -> None:
+    assert result.exit_code == code, result.output
+    assert isinstance(result.exception, SystemExit), result.exception  # exited, not crashed
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert fix in lines[0]
+
+
+@pytest.mark.parametrize(("name", "command"), ERROR_PATHS, ids=[n for n, _ in ERROR_PATHS])
+def test_a_database_that_cannot_be_reached_is_one_line_with_the_fix(
+    name: str, command: list[str]
+) -> None:
+    environment = {**CLEAN, "TOOLRET_DATABASE_URL": CLOSED_DATABASE}
+    result = CliRunner().invoke(app, command, env=environment, terminal_width=100)
+    fix = "Postgres with pgvector runs there" if name == "db upgrade" else "TOOLRET_DATABASE_URL"
+    _assert_one_line_error(result, fix)
+
+
+def test_reindex_enqueue_with_redis_down_is_one_line_with_the_fix(tmp_path: Path) -> None:
+    environment = {**CLEAN, "REDIS_URL": f"unix://{tmp_path / 'no-redis.sock'}"}
+    command = ["reindex", "-c", "tests.tools:crm_catalog", "--enqueue"]
+    result = CliRunner().invoke(app, command, env=environment)
+    _assert_one_line_error(result, "check REDIS_URL")
+
+
+def test_db_stop_with_an_unreadable_pid_file_is_one_line_with_the_fix(tmp_path: Path) -> None:
+    (tmp_path / "postgres").mkdir()
+    (tmp_path / "postgres" / "postmaster.pid").write_text("not a pid file\n")
+    result = CliRunner().invoke(
+        app, ["db", "stop"], env={**CLEAN, "TOOLRET_DATA_DIR": str(tmp_path)}
+    )
+    _assert_one_line_error(result, "delete the file")
+
+
+@pytest.mark.parametrize("command", [["eval"], ["search", "hi"], ["status"]], ids=" ".join)
+def test_a_setting_that_does_not_parse_is_one_line_naming_the_variable(command: list[str]) -> None:
+    result = CliRunner().invoke(app, command, env={**CLEAN, "TOOLRET_K": "twelve"})
+    _assert_one_line_error(result, "TOOLRET_K")
+
+
+def test_status_says_plainly_that_the_database_is_not_migrated(empty_database_url: str) -> None:
+    environment = {**CLEAN, "TOOLRET_DATABASE_URL": empty_database_url}
+    result = CliRunner().invoke(app, ["status"], env=environment)
+    _assert_one_line_error(result, "not migrated): run `toolret db upgrade`")
+
+
+def test_status_says_plainly_that_the_schema_is_outdated(database_url: str) -> None:
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        connection.execute("UPDATE toolret_alembic_version SET version_num = '0000'")
+    environment = {**CLEAN, "TOOLRET_DATABASE_URL": database_url}
+    result = CliRunner().invoke(app, ["status"], env=environment)
+    _assert_one_line_error(
+        result, "revision 0000, this toolret needs 0001: run `toolret db upgrade`"
+    )
+
+
+def test_the_installed_command_prints_one_line_and_exits_1() -> None:
+    toolret = Path(sys.executable).with_name("toolret")
+    environment = {name: value for name, value in os.environ.items() if name not in CLEAN}
+    result = subprocess.run(
+        [toolret, "status"],
+        env={**environment, "TOOLRET_DATABASE_URL": CLOSED_DATABASE, "COLUMNS": "80"},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: cannot reach the database")
+    assert "TOOLRET_DATABASE_URL" in lines[0]

@@ -26,8 +26,10 @@ from toolret.schema import READER_ROLE
 from toolret.selection import Mode, Reason, Selection
 
 K = 3
-SLACK = 0.1
-"""Seconds past the budget allowed for the event loop to deliver the timeout itself."""
+SLACK = 1.0
+"""Seconds past the budget allowed for the event loop to deliver the timeout itself: generous,
+because on a loaded 2-core machine the loop can be late by hundreds of milliseconds. How far
+past the budget a fault really runs is measured by ``python -m evals.bench_faults``."""
 MESSAGE = "Delete the duplicate contact for Acme Corp"
 
 

@@ -14,6 +14,7 @@ from toolret import (
     NotIndexedError,
     Ranking,
     Reason,
+    SchemaMissingError,
     Selection,
     StoreError,
 )
@@ -121,6 +122,7 @@ async def test_resume_never_retrieves() -> None:
         (EmbedderUnavailableError("no key"), Reason.EMBEDDER_UNAVAILABLE),
         (EmbedderError("boom"), Reason.EMBEDDER_ERROR),
         (NotIndexedError("later", model_id="m", corpus_hash="h"), Reason.NOT_INDEXED),
+        (SchemaMissingError("migrate", database="db"), Reason.SCHEMA_MISSING),
         (StoreError("db down"), Reason.STORE_ERROR),
         (TimeoutError(), Reason.TIMEOUT),
         (RuntimeError("a bug"), Reason.INTERNAL_ERROR),

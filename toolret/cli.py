@@ -1,4 +1,10 @@
-"""The ``toolret`` command line: search, demo, and the operator commands."""
+"""The ``toolret`` command line: search, demo, and the operator commands.
+
+Any ``ToolretError`` a command raises ends it with one line on stderr — ``error:`` and the
+message, which says what to do — and exit status 1 (2 for a catalog that cannot be loaded),
+never a traceback: the errors are expected conditions (no database, an unmigrated schema, a
+Redis that is down), not bugs.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +14,12 @@ import functools
 import os
 import sys
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+import typer.core
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
@@ -26,13 +34,34 @@ if TYPE_CHECKING:
 
 __all__ = ["app", "main"]
 
+
+class _Commands(typer.core.TyperGroup):
+    """The command group: turns a ``ToolretError`` from any command into one line and exit 1."""
+
+    def invoke(self, ctx: Any) -> Any:  # Typer's vendored click.Context is private
+        try:
+            return super().invoke(ctx)
+        except ToolretError as error:
+            _fail(error)
+
+
 app = typer.Typer(
+    cls=_Commands,
     help="Semantic tool retrieval for LLM agents: the core tools plus the few a message needs.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="markdown",
 )
 console = Console()
+error_console = Console(stderr=True, soft_wrap=True)
+
+
+def _fail(error: BaseException | str, code: int = 1) -> NoReturn:
+    """Print ``error: <message>`` on one line to stderr and exit with ``code``."""
+    message = " ".join(str(error).split()) or repr(error)
+    error_console.print(f"[red]error:[/red] {escape(message)}")
+    raise typer.Exit(code)
+
 
 CatalogOption = Annotated[
     str,
@@ -214,8 +243,13 @@ def db_stop() -> None:
 
 @app.command()
 def status(url: UrlOption = None) -> None:
-    """Models, corpora, row counts and whether each model's HNSW index exists."""
+    """Models, corpora, row counts and whether each model's HNSW index exists.
+
+    Exits 1, saying so, when the database is not migrated or its schema is older than this
+    toolret's (run `toolret db upgrade`).
+    """
     from toolret.embedded_pg import resolve_database_url
+    from toolret.schema import head_revision
     from toolret.store import StoreStatus, VectorStore
 
     async def read(target: str) -> StoreStatus:
@@ -223,7 +257,15 @@ def status(url: UrlOption = None) -> None:
             return await store.status()
 
     state = asyncio.run(read(url or resolve_database_url()))
-    console.print(f"schema revision: {state.revision or 'not migrated (toolret db upgrade)'}")
+    head = head_revision()
+    if state.revision is None:
+        _fail("this database has no toolret schema (not migrated): run `toolret db upgrade`")
+    console.print(f"schema revision: {state.revision}")
+    if state.revision != head:
+        _fail(
+            f"the schema is at revision {state.revision}, this toolret needs {head}: "
+            "run `toolret db upgrade`"
+        )
     table = Table(title="embedding models")
     for column in ("model", "dim", "vectors", "pending", "corpora", "published", "last seen"):
         table.add_column(column, justify="left" if column == "model" else "right")
@@ -262,8 +304,7 @@ def reindex(
 
     settings, catalogs = Settings(), {spec: _load(spec) for spec in catalog}
     if enqueue and not settings.redis_url:
-        console.print("[red]error:[/red] --enqueue needs REDIS_URL, the Redis the worker reads")
-        raise typer.Exit(2)
+        _fail("--enqueue needs REDIS_URL, the Redis the worker reads", 2)
 
     async def run() -> None:
         embedder = make_embedder(settings)
@@ -289,11 +330,7 @@ def reindex(
         finally:
             await embedder.aclose()
 
-    try:
-        asyncio.run(run())
-    except ToolretError as error:
-        console.print(f"[red]error:[/red] {error}")
-        raise typer.Exit(1) from error
+    asyncio.run(run())
 
 
 def _advance(bar: Progress, task: TaskID, done: int, total: int) -> None:
@@ -321,5 +358,4 @@ def _load(spec: str) -> Catalog:
     try:
         return load_catalog(spec)
     except ToolretError as error:
-        console.print(f"[red]error:[/red] {error}")
-        raise typer.Exit(2) from error
+        _fail(error, 2)

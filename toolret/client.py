@@ -10,7 +10,9 @@ round trip on a pooled connection. Every failure — database unreachable, pool 
 statement timeout, nothing published for this catalog, embedder error — sends the full roster
 with the reason, within the time budget (``toolret.selection.select_guarded``). When the
 catalog's corpus is not published and a Redis URL is configured, the client asks the worker to
-index it, once per client and corpus, in the background: a selection never waits for it.
+index it, in the background: a selection never waits for it. It asks again, with a backoff per
+corpus (5 s doubling to 5 min, ``toolret.backoff.Backoff``), until the corpus is served — so a
+request lost to a Redis outage, or a corpus garbage-collected later, recovers without a restart.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Iterable
 from types import TracebackType
 from typing import Protocol
 
+from toolret.backoff import Backoff
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, Vector
 from toolret.embedders.cache import with_query_cache
@@ -54,6 +57,18 @@ log = logging.getLogger("toolret")
 
 ENQUEUE_GRACE = 1.0
 """Seconds ``aclose`` lets in-flight reindex requests finish before cancelling them."""
+ENQUEUE_TIMEOUT = 5.0
+"""Seconds one reindex request may take (a Redis that accepts connections but never answers)."""
+POOL_SHARE = 0.25
+"""Of the time budget, how long a selection may wait for a pooled connection."""
+STATEMENT_SHARE = 0.5
+"""Of the time budget, how long the server lets the ranking statement run (``statement_timeout``).
+
+The budget covers the query embedding, the pool checkout and the statement. The last two take
+three quarters at most, so whenever the embedding is done within the first quarter (10–30 ms
+normally) a stuck statement is cancelled by the server before the client's deadline: the
+connection survives, and the selection falls open with ``timeout``. Later than that, the
+client's deadline comes first and the connection, abandoned mid-query, is thrown away."""
 
 
 class _Queue(Protocol):
@@ -67,12 +82,16 @@ class _Queue(Protocol):
 class ToolRetrievalClient:
     """Selects tools for a message from vectors in Postgres/pgvector.
 
-    ``database_url`` defaults to ``DATABASE_URL``; ``embedder`` to the one the environment
-    configures (Gemini with a key, else the bundled model); ``k``, ``time_budget`` (seconds)
-    and ``redis_url`` to ``TOOLRET_K``, ``TOOLRET_TIME_BUDGET_MS`` and ``REDIS_URL``. Pass
-    ``store`` to share a ``VectorStore`` (the client then leaves it open). The pool's
-    checkout timeout defaults to half the time budget and the server-side statement timeout
-    to the whole budget, so a stuck pool or query fails open with its own reason.
+    ``database_url`` defaults to ``TOOLRET_DATABASE_URL``, else ``DATABASE_URL``; ``embedder``
+    to the one the environment configures (Gemini with a key, else the bundled model); ``k``,
+    ``time_budget`` (seconds) and ``redis_url`` to ``TOOLRET_K``, ``TOOLRET_TIME_BUDGET_MS``
+    and ``REDIS_URL``. Pass ``store`` to share a ``VectorStore`` (the client then leaves it
+    open). The pool's checkout timeout defaults to a quarter of the time budget
+    (``POOL_SHARE``) and the server-side statement timeout to half of it
+    (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck query is
+    cancelled by the server, keeping its connection, before the budget runs out.
+    ``reindex_backoff`` spaces the requests to index an unserved corpus (default: 5 s,
+    doubling to 5 min, per corpus, reset once it is served).
 
     A client is used by one event loop. It opens on first use or ``async with``; after
     ``aclose()`` it cannot be reopened (``ClientStateError``) and ``select`` sends the full
@@ -94,6 +113,7 @@ class ToolRetrievalClient:
         pool_timeout: float | None = None,
         statement_timeout: float | None = None,
         exact_limit: int = EXACT_LIMIT,
+        reindex_backoff: Backoff | None = None,
     ) -> None:
         settings = settings or Settings()
         self.k = settings.k if k is None else k
@@ -111,8 +131,10 @@ class ToolRetrievalClient:
                 url,
                 pool_size=pool_size,
                 max_overflow=max_overflow,
-                pool_timeout=self.time_budget / 2 if pool_timeout is None else pool_timeout,
-                statement_timeout=self.time_budget
+                pool_timeout=self.time_budget * POOL_SHARE
+                if pool_timeout is None
+                else pool_timeout,
+                statement_timeout=self.time_budget * STATEMENT_SHARE
                 if statement_timeout is None
                 else statement_timeout,
                 exact_limit=exact_limit,
@@ -128,7 +150,7 @@ class ToolRetrievalClient:
             weakref.WeakKeyDictionary()
         )
         self._queue: _Queue | None = None
-        self._asked: set[str] = set()
+        self._reindex_backoff = reindex_backoff or Backoff()
         self._tasks: set[asyncio.Task[None]] = set()
         self._entered = False
         self._closed = False
@@ -258,7 +280,9 @@ class ToolRetrievalClient:
             raise
         finally:
             record_step("database", (time.perf_counter() - started) * 1000)
-        if not result.published:
+        if result.published:
+            self._reindex_backoff.reset(query.corpus_hash)
+        else:
             self._ask_worker(catalog, query.corpus_hash)
         return Ranking(result.scores, result.unranked)
 
@@ -292,10 +316,12 @@ class ToolRetrievalClient:
             record_step("embed", (time.perf_counter() - started) * 1000)
 
     def _ask_worker(self, catalog: Catalog, corpus_hash: str) -> None:
-        """Ask the worker to index this corpus, once per client, without waiting."""
-        if self.redis_url is None or self._closed or corpus_hash in self._asked:
+        """Ask the worker to index this corpus, without waiting; again after the backoff if
+        the corpus is still not served then."""
+        if self.redis_url is None or self._closed:
             return
-        self._asked.add(corpus_hash)
+        if not self._reindex_backoff.due(corpus_hash):
+            return
         if self._queue is None:
             try:
                 module = importlib.import_module("toolret.queue")
@@ -314,10 +340,15 @@ class ToolRetrievalClient:
         embedder = self._raw_embedder
         assert embedder is not None
         try:
-            queued = await queue.enqueue(catalog, embedder)
+            async with asyncio.timeout(ENQUEUE_TIMEOUT):
+                queued = await queue.enqueue(catalog, embedder)
         except Exception as error:
             log.warning(
-                "toolret: asking the worker to index %s… failed: %s", corpus_hash[:12], error
+                "toolret: asking the worker to index %s… failed (%r); asking again in %.0f s "
+                "if it is still not served",
+                corpus_hash[:12],
+                error,
+                self._reindex_backoff.retry_in(corpus_hash) or 0.0,
             )
             return
         log.info(

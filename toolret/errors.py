@@ -15,6 +15,7 @@ Every error toolret raises is a ``ToolretError``; each carries the object it is 
     │   └── EmbedderUnavailableError no embedder is configured or it cannot be loaded
     ├── StoreError                   the vector store failed (unreachable, timeout, bad schema)
     │   ├── NotIndexedError          the catalog has no published vectors for this model yet
+    │   ├── SchemaMissingError       toolret's tables are missing or older than this toolret
     │   └── CorpusIncompleteError    publishing a corpus some of whose documents have no vector
     ├── QueueError                   Redis could not be reached, or refused a reindex job
     └── ClientStateError             a closed client was used or reopened
@@ -39,6 +40,7 @@ __all__ = [
     "InvalidToolNameError",
     "NotIndexedError",
     "QueueError",
+    "SchemaMissingError",
     "StoreError",
     "ToolDescriptionError",
     "ToolNameCollisionError",
@@ -117,6 +119,18 @@ class NotIndexedError(StoreError):
         super().__init__(message)
         self.model_id = model_id
         self.corpus_hash = corpus_hash
+
+
+class SchemaMissingError(StoreError):
+    """The database has no toolret tables, or an older schema than this toolret queries.
+
+    The fix is a migration (``toolret db upgrade``); ``database`` names the database (its URL
+    without a password).
+    """
+
+    def __init__(self, message: str, *, database: str) -> None:
+        super().__init__(message)
+        self.database = database
 
 
 class QueueError(ToolretError):

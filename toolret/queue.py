@@ -35,6 +35,7 @@ QUEUE_NAME = "toolret:queue"
 """The arq queue the toolret worker reads: its own, so an application's arq jobs never mix in."""
 REINDEX_FUNCTION = "reindex"
 """The name the worker registers the reindex job under."""
+REDIS_FIX = "check REDIS_URL (or TOOLRET_REDIS_URL) and that Redis runs there"
 
 
 def reindex_job_id(model_id: str, corpus_hash: str) -> str:
@@ -100,7 +101,9 @@ class ReindexQueue:
         try:
             return await enqueue_reindex(pool, catalog, embedder, queue_name=self.queue_name)
         except (RedisError, OSError) as error:
-            raise QueueError(f"cannot enqueue a reindex on {self._where}: {error}") from error
+            raise QueueError(
+                f"cannot enqueue a reindex on {self._where} ({error}): {REDIS_FIX}"
+            ) from error
 
     async def aclose(self) -> None:
         """Close the connection; the queue cannot be used afterwards."""
@@ -128,7 +131,9 @@ class ReindexQueue:
                 try:
                     self._pool = await create_pool(self._settings)
                 except (TimeoutError, RedisError, OSError) as error:
-                    raise QueueError(f"cannot reach Redis at {self._where}: {error}") from error
+                    raise QueueError(
+                        f"cannot reach Redis at {self._where} ({error}): {REDIS_FIX}"
+                    ) from error
             return self._pool
 
     def __repr__(self) -> str:

@@ -26,8 +26,10 @@ from typing import Any
 
 from pgvector.sqlalchemy import VECTOR
 from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Integer, MetaData, Table, Text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from toolret.errors import ConfigurationError
+from toolret.errors import ConfigurationError, StoreError
 
 __all__ = [
     "HNSW_MAX_DIMENSION",
@@ -36,6 +38,7 @@ __all__ = [
     "corpora",
     "corpus_documents",
     "downgrade_database",
+    "head_revision",
     "hnsw_index_name",
     "hnsw_index_sql",
     "metadata",
@@ -138,11 +141,29 @@ def upgrade_database(url: str, revision: str = "head") -> None:
     """Migrate the database at ``url`` to ``revision`` (``alembic upgrade``), in this process.
 
     Blocking; Alembic runs its own event loop (in a thread of its own when called from async
-    code). Safe to run concurrently: migrations hold an advisory lock.
+    code). Safe to run concurrently: migrations hold an advisory lock. Raises ``StoreError``
+    (saying what to check) when the database cannot be reached or migrated.
     """
-    from alembic import command
+    from alembic import command, util
 
-    command.upgrade(_alembic_config(url), revision)
+    try:
+        command.upgrade(_alembic_config(url), revision)
+    except (SQLAlchemyError, OSError, util.CommandError) as error:
+        raise StoreError(
+            f"migrating {_without_password(url)} failed ({_first_line(error)}): check the URL, "
+            "that Postgres with pgvector runs there, and that the role may create tables and "
+            "the vector extension (migrate as the database owner)"
+        ) from error
+
+
+def head_revision() -> str:
+    """The schema revision this toolret's statements are written for (Alembic's head)."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(_alembic_config("")).get_current_head()
+    if head is None:  # pragma: no cover - the package ships its migrations
+        raise ConfigurationError("toolret's migrations have no head revision")
+    return head
 
 
 def downgrade_database(url: str, revision: str = "base") -> None:
@@ -150,6 +171,19 @@ def downgrade_database(url: str, revision: str = "base") -> None:
     from alembic import command
 
     command.downgrade(_alembic_config(url), revision)
+
+
+def _without_password(url: str) -> str:
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "the database"
+
+
+def _first_line(error: BaseException) -> str:
+    """The driver's own message when SQLAlchemy wraps one (its text adds the SQL and a link)."""
+    text = str(getattr(error, "orig", None) or error).strip()
+    return text.splitlines()[0] if text else repr(error)
 
 
 def _alembic_config(url: str) -> Any:

@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from toolret.catalog import Catalog
-from toolret.errors import EmbedderError, EmbedderUnavailableError, NotIndexedError, StoreError
+from toolret.errors import (
+    EmbedderError,
+    EmbedderUnavailableError,
+    NotIndexedError,
+    SchemaMissingError,
+    StoreError,
+)
 from toolret.tool import Tool
 
 __all__ = [
@@ -65,6 +71,8 @@ class Reason(StrEnum):
     EMBEDDER_ERROR = "embedder_error"
     TIMEOUT = "timeout"
     NOT_INDEXED = "not_indexed"
+    SCHEMA_MISSING = "schema_missing"
+    """The database has no toolret tables, or an older schema: run ``toolret db upgrade``."""
     STORE_ERROR = "store_error"
     INTERNAL_ERROR = "internal_error"
 
@@ -190,7 +198,9 @@ async def select_guarded(
         selection = await _select(catalog, message, rank, k, time_budget, resume)
     except Exception as error:  # fail-open is the contract; cancellation still propagates
         reason = _reason_for(error)
-        log.warning("toolret: sending the full roster (%s): %r", reason.value, error)
+        # A missing schema is logged once, with its fix, by the store: not once per request.
+        level = logging.DEBUG if reason is Reason.SCHEMA_MISSING else logging.WARNING
+        log.log(level, "toolret: sending the full roster (%s): %r", reason.value, error)
         selection = full_roster(catalog, reason)
     elapsed = (time.perf_counter() - started) * 1000
     return Selection(
@@ -226,6 +236,8 @@ def _reason_for(error: BaseException) -> Reason:
         return Reason.EMBEDDER_ERROR
     if isinstance(error, NotIndexedError):
         return Reason.NOT_INDEXED
+    if isinstance(error, SchemaMissingError):
+        return Reason.SCHEMA_MISSING
     if isinstance(error, StoreError):
         return Reason.STORE_ERROR
     return Reason.INTERNAL_ERROR

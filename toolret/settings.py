@@ -1,17 +1,19 @@
 """Configuration from the environment, through one settings object.
 
 The names an operator already knows stay unprefixed (``GEMINI_API_KEY``, ``AI_EMBEDDINGS_MODEL``,
-``DATABASE_URL``, ``REDIS_URL``); everything else is ``TOOLRET_*``. Every knob has a default that
-works locally with nothing installed.
+``DATABASE_URL``, ``REDIS_URL``); everything else is ``TOOLRET_*``. Each unprefixed name may also
+be given with the prefix, and the prefixed one wins: an application whose own ``DATABASE_URL``
+logs in as its read-write role points toolret at the read-only ``toolret_reader`` role with
+``TOOLRET_DATABASE_URL``. Every knob has a default that works locally with nothing installed.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import platformdirs
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from toolret.embedders.base import Embedder
@@ -23,7 +25,8 @@ RetrievalMode = Literal["dense", "bm25", "hybrid"]
 
 
 def _env(name: str) -> AliasChoices:
-    return AliasChoices(name, f"TOOLRET_{name}")
+    """``TOOLRET_<name>``, else ``<name>``: the first alias present wins."""
+    return AliasChoices(f"TOOLRET_{name}", name)
 
 
 class Settings(BaseSettings):
@@ -50,6 +53,17 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default_factory=lambda: platformdirs.user_data_path("toolret"))
     gc_grace_days: float = Field(7.0, gt=0)
 
+    def __init__(self, **values: Any) -> None:
+        """Read the environment (``values`` override it); a value that does not parse raises
+        ``ConfigurationError`` naming the variable, not pydantic's ``ValidationError``."""
+        try:
+            super().__init__(**values)
+        except ValidationError as error:
+            problems = "; ".join(
+                f"{_variable(problem['loc'])}: {problem['msg']}" for problem in error.errors()
+            )
+            raise ConfigurationError(f"invalid setting: {problems}") from error
+
     @field_validator("catalogs", mode="before")
     @classmethod
     def _split_catalogs(cls, value: object) -> object:
@@ -61,6 +75,12 @@ class Settings(BaseSettings):
     def time_budget(self) -> float:
         """The selection time budget in seconds."""
         return self.time_budget_ms / 1000
+
+
+def _variable(location: tuple[int | str, ...]) -> str:
+    """The environment variable a validation error's location names (``k`` → ``TOOLRET_K``)."""
+    name = str(location[0]) if location else "?"
+    return name if name.isupper() else f"TOOLRET_{name.upper()}"
 
 
 def make_embedder(settings: Settings | None = None) -> Embedder:

@@ -8,7 +8,10 @@ statement on the 44-tool roster, and a bare ``SELECT 1`` takes 0.12 ms
 (``python -m evals.bench_select``). Statements are in ``toolret.store_sql``.
 
 Every operation raises ``StoreError`` (``NotIndexedError`` when a catalog has nothing
-published, ``TimeoutError`` on a statement timeout); the client turns them into the full roster.
+published, ``SchemaMissingError`` when the database is not migrated, ``TimeoutError`` on a
+statement timeout); the client turns them into the full roster. An error the server reports
+(a statement timeout, a missing table) leaves the pooled connection in use; a broken or
+abandoned one (the server gone, a caller cancelled mid-query) is thrown away.
 """
 
 from __future__ import annotations
@@ -27,10 +30,11 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.util import greenlet_spawn
 
 from toolret import store_sql as sql
 from toolret.embedders.base import Vector
-from toolret.errors import NotIndexedError, StoreError
+from toolret.errors import NotIndexedError, SchemaMissingError, StoreError
 from toolret.schema import HNSW_MAX_DIMENSION, hnsw_index_name, hnsw_index_sql
 from toolret.store_sql import EXACT_LIMIT, CatalogQuery, exact_sql, hnsw_sql
 from toolret.store_types import (
@@ -69,7 +73,21 @@ _DISCONNECTS = (
     asyncpg.InterfaceError,
     asyncpg.AdminShutdownError,
     asyncpg.CannotConnectNowError,
+    # A pooled connection the server dropped while it sat idle: the server's farewell arrived
+    # before the socket closed, so the next statement finds the protocol busy with it.
+    asyncpg.InternalClientError,
     OSError,
+)
+SCHEMA_SQLSTATES = frozenset({"42P01", "42703", "42704", "42883"})
+"""Undefined table, column, object (the ``vector`` type) or function (its operators): the
+database is not migrated, or is older than the statements this toolret runs."""
+SCHEMA_FIX = "run `toolret db upgrade` (or `alembic upgrade head`) against it"
+CONNECT_FIX = (
+    "check the database URL (TOOLRET_DATABASE_URL, else DATABASE_URL) and that Postgres runs there"
+)
+READ_ONLY_FIX = (
+    "this role may only read toolret's tables (like toolret_reader): index and migrate with "
+    "the owner's URL"
 )
 
 
@@ -108,6 +126,10 @@ class VectorStore:
             ]
         )
         self._indexed_models: set[tuple[str, int]] = set()
+        self._schema_reported = False
+        # What a failed connect raises through the pool: the dialect's DB-API errors, which
+        # SQLAlchemy wraps only on its own Connection, not on a raw pool checkout.
+        self._connect_errors = (SQLAlchemyError, engine.dialect.loaded_dbapi.Error, *_DISCONNECTS)
         event.listen(engine.sync_engine, "connect", self._on_connect)
 
     @classmethod
@@ -218,9 +240,14 @@ class VectorStore:
 
     @asynccontextmanager
     async def _connection(self, purpose: str) -> AsyncIterator[Any]:
-        """A pooled connection's asyncpg driver connection; any failure invalidates it.
+        """A pooled connection's asyncpg driver connection.
 
-        Errors become ``StoreError`` (``TimeoutError`` for a statement timeout).
+        Errors become ``StoreError`` (``TimeoutError`` for a statement timeout,
+        ``SchemaMissingError`` for a missing table or type). After an error the server
+        reported (a statement timeout), the session is intact and the connection goes back to
+        the pool; after any other failure — the connection lost, the caller cancelled
+        mid-query (asyncpg is then left waiting for the server to acknowledge the cancel), a
+        schema error (see ``_session_intact``) — it is thrown away.
         """
         if self._closed:
             raise StoreError("this VectorStore is closed")
@@ -228,21 +255,48 @@ class VectorStore:
             proxied = await self.engine.raw_connection()
         except PoolTimeoutError as error:
             raise StoreError(f"connection pool exhausted: {error}") from error
-        except (SQLAlchemyError, *_DISCONNECTS) as error:
-            raise StoreError(f"cannot connect to the database: {error}") from error
+        except self._connect_errors as error:
+            raise StoreError(f"cannot connect to the database ({error}): {CONNECT_FIX}") from error
+        connection = proxied.driver_connection
         try:
-            yield proxied.driver_connection
+            yield connection
         except BaseException as error:
-            proxied.invalidate()
-            if isinstance(error, _DISCONNECTS):
-                await self.engine.dispose(close=False)  # the server went away: drop idle ones
+            if _session_intact(error, connection):
+                await greenlet_spawn(proxied.close)
+            else:
+                proxied.invalidate()
+                if isinstance(error, _DISCONNECTS):
+                    await self.engine.dispose(close=False)  # the server went away: drop idle ones
             if isinstance(error, asyncpg.QueryCanceledError):
                 raise TimeoutError(f"statement timeout: {error}") from error
+            if getattr(error, "sqlstate", None) in SCHEMA_SQLSTATES:
+                raise self._schema_missing(error) from error
             if isinstance(error, (asyncpg.PostgresError, *_DISCONNECTS)):
                 raise StoreError(f"{purpose} failed: {error}") from error
             raise
         else:
-            proxied.close()
+            # In SQLAlchemy's greenlet, like the checkout: a connection the full pool does not
+            # take back is closed, which is I/O (outside it: MissingGreenlet, and a leak).
+            await greenlet_spawn(proxied.close)
+            self._schema_reported = False
+
+    def _schema_missing(self, error: object) -> SchemaMissingError:
+        """The error for a database without toolret's schema, logged once (not per request)
+        until a statement succeeds again."""
+        database = self.engine.url.render_as_string(hide_password=True)
+        if not self._schema_reported:
+            self._schema_reported = True
+            log.error(
+                "toolret: the database %s has no toolret tables, or an older schema (%s): %s. "
+                "Until then every selection sends the full roster (schema_missing).",
+                database,
+                error,
+                SCHEMA_FIX,
+            )
+        return SchemaMissingError(
+            f"the toolret schema is missing or outdated in this database ({error}): {SCHEMA_FIX}",
+            database=database,
+        )
 
     def _on_connect(self, dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.run_async(self._prepare_session)
@@ -410,7 +464,9 @@ class VectorStore:
         try:
             connection = await asyncpg.connect(**parameters, timeout=self._connect_timeout)
         except (asyncpg.PostgresError, *_DISCONNECTS, TimeoutError) as error:
-            raise StoreError(f"cannot connect to the database: {error}") from error
+            raise StoreError(
+                f"cannot connect to the database ({error!r}): {CONNECT_FIX}"
+            ) from error
         try:
             await connection.execute("SET statement_timeout = 0")
             await connection.execute("SELECT pg_advisory_lock($1)", key)
@@ -481,9 +537,16 @@ class VectorStore:
                 await connection.execute(text("SET LOCAL statement_timeout = 0"))
                 yield connection
         except SQLAlchemyError as error:
-            raise StoreError(f"database operation failed: {error}") from error
+            cause = getattr(error, "orig", None)
+            sqlstate = getattr(cause, "sqlstate", None)
+            if sqlstate in SCHEMA_SQLSTATES:
+                raise self._schema_missing(cause) from error
+            detail = str(cause or error).strip().splitlines()[0]  # not the SQL and the link
+            if sqlstate == "42501":  # insufficient privilege
+                raise StoreError(f"{detail}: {READ_ONLY_FIX}") from error
+            raise StoreError(f"database operation failed: {detail}") from error
         except OSError as error:
-            raise StoreError(f"cannot reach the database: {error}") from error
+            raise StoreError(f"cannot reach the database ({error}): {CONNECT_FIX}") from error
 
     @staticmethod
     async def _xact_lock(connection: AsyncConnection, *parts: str) -> None:
@@ -524,6 +587,22 @@ class VectorStore:
                 f"not {len(pairs)}: two toolret versions hash catalogs differently"
             )
         return int(corpus_id), bool(published)
+
+
+def _session_intact(error: BaseException, connection: Any) -> bool:
+    """Whether the server reported ``error`` and the session can serve the next statement:
+    an ``ERROR`` (not ``FATAL``), on an open connection, outside any transaction.
+
+    Not after a schema error: the connection may predate the migration that fixes it, and a
+    session opened before ``CREATE EXTENSION vector`` has no codec for the query vector.
+    """
+    return (
+        isinstance(error, asyncpg.PostgresError)
+        and getattr(error, "severity_en", None) == "ERROR"
+        and error.sqlstate not in SCHEMA_SQLSTATES
+        and not connection.is_closed()
+        and not connection.is_in_transaction()
+    )
 
 
 def _lock_key(*parts: str) -> int:
