@@ -21,7 +21,13 @@ from toolret.adapters import (
 from toolret.catalog import DEFAULT_DOMAIN_RANK, Catalog
 from toolret.client import ToolRetrievalClient
 from toolret.embedded_pg import local_database_url
-from toolret.embedders import BundledE5Embedder, CachingEmbedder, Embedder, GeminiEmbedder
+from toolret.embedders import (
+    BundledE5Embedder,
+    CachingEmbedder,
+    Embedder,
+    GeminiEmbedder,
+    InputWindow,
+)
 from toolret.errors import (
     CatalogError,
     CatalogSourceError,
@@ -38,6 +44,7 @@ from toolret.errors import (
     ToolDescriptionError,
     ToolNameCollisionError,
     ToolretError,
+    ToolTextError,
     UnknownCoreToolError,
 )
 from toolret.find_tools import (
@@ -83,6 +90,7 @@ __all__ = [
     "GeminiEmbedder",
     "InMemoryRetriever",
     "IndexReport",
+    "InputWindow",
     "InvalidToolNameError",
     "McpOrigin",
     "Mode",
@@ -101,6 +109,7 @@ __all__ = [
     "ToolNameCollisionError",
     "ToolRegistry",
     "ToolRetrievalClient",
+    "ToolTextError",
     "ToolretError",
     "UnknownCoreToolError",
     "VectorStore",

@@ -27,6 +27,7 @@ from typing import Protocol
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, Vector
 from toolret.embedders.cache import with_query_cache
+from toolret.embedders.guard import warm_up_quietly
 from toolret.errors import (
     ClientStateError,
     ConfigurationError,
@@ -74,7 +75,9 @@ class ToolRetrievalClient:
     checkout timeout defaults to half the time budget and the server-side statement timeout
     to the whole budget, so a stuck pool or query fails open with its own reason.
 
-    A client is used by one event loop. It opens on first use or ``async with``; after
+    A client is used by one event loop. It opens on first use or ``async with``, which also
+    warms the embedder up (loads the bundled model), so the first selection is not the one
+    that pays for it; a warm-up that fails is logged and never raised. After
     ``aclose()`` it cannot be reopened (``ClientStateError``) and ``select`` sends the full
     roster.
     """
@@ -141,6 +144,7 @@ class ToolRetrievalClient:
         if self._entered:
             raise ClientStateError("this ToolRetrievalClient is already open")
         self._entered = True
+        await warm_up_quietly(lambda: self.embedder)
         return self
 
     async def __aexit__(
