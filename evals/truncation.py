@@ -88,9 +88,9 @@ _THREAD = {
         "المرسل وحذفها. الآراء الواردة فيها تعبر عن كاتبها ولا تمثل بالضرورة رأي الشركة.",
     ],
     "tr": [
-        "Güncel kat planlarını gönderdiğiniz için teşekkürler. Pazartesi günü müteahhitle şantiyeyi "
-        "gezdim; lobi kaplamaları yaklaşık iki hafta geride, çünkü mermer tedarikçisi teslimat "
-        "takvimini değiştirdi. Şimdilik teslimi etkileyen bir durum yok.",
+        "Güncel kat planlarını gönderdiğiniz için teşekkürler. Pazartesi günü müteahhitle "
+        "şantiyeyi gezdim; lobi kaplamaları yaklaşık iki hafta geride, çünkü mermer "
+        "tedarikçisi teslimat takvimini değiştirdi. Şimdilik teslimi etkileyen bir durum yok.",
         "Müteahhitle üç aylık değerlendirme toplantısı perşembe saat 10:00'da büyük toplantı "
         "odasında. Lütfen A ve B blokların doluluk oranlarını ve son denetimden kalan açık eksik "
         "listesini getirin.",
@@ -270,9 +270,7 @@ async def study(
 
 
 def _window(tokens: int, keep: Keep) -> InputWindow:
-    return dataclasses.replace(
-        BundledE5Embedder.input_window, query_tokens=tokens, query_keep=keep
-    )
+    return dataclasses.replace(BundledE5Embedder.input_window, query_tokens=tokens, query_keep=keep)
 
 
 def _pick(per_language: int | None) -> list[Case]:
