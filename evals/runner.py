@@ -20,6 +20,9 @@ off-topic score (seed 000's argument for having no similarity floor), and whethe
 requests rank better embedded as queries or as documents (a choice, so measured on the tuning
 half only). The CI gate (``evals.gate``) reads the held-back rows.
 
+``--long-messages`` adds the long-message study (``evals.truncation``): each case inside a pasted
+email or log, cut to the query window keeping head, tail or both, at 128/256/512 tokens.
+
 Every text is embedded once per embedder (``MemoEmbedder``) and reused across modes and cases.
 The retrievers get a generous time budget, so the eval measures ranking, not machine load.
 """
@@ -445,6 +448,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-role-study", action="store_true", help="skip the example-role study")
     parser.add_argument("--no-plots", action="store_true", help="write the table only")
+    parser.add_argument(
+        "--long-messages",
+        action="store_true",
+        help="also run the long-message study (evals.truncation; slow) into OUT/truncation.md",
+    )
     args = parser.parse_args(argv)
     modes = tuple(_split(args.modes))
     unknown = [mode for mode in modes if mode not in MODES]
@@ -464,6 +472,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from evals.report import console_report
 
     print(console_report(result))
+    if args.long_messages:
+        from evals import truncation
+
+        truncation.main(["--out", str(args.out)])
     print(f"\nreport: {args.out / 'report.md'}  ({time.perf_counter() - started:.1f}s)")
     return 1 if result.gate_passed is False else 0
 

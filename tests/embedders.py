@@ -78,3 +78,34 @@ def unavailable() -> BrokenQueries:
 
 def erroring() -> BrokenQueries:
     return BrokenQueries(EmbedderError("provider returned 500", model_id="x"))
+
+
+class WrongDimension(CountingEmbedder):
+    """Declares the bundled model's dimension, returns one dimension fewer (``documents`` too,
+    if asked)."""
+
+    def __init__(self, *, documents: bool = False) -> None:
+        super().__init__()
+        self.wrong_documents = documents
+
+    async def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        vectors = await super().embed_documents(texts)
+        return vectors[:, :-1] if self.wrong_documents else vectors
+
+    async def embed_query(self, text: str) -> Vector:
+        return (await super().embed_query(text))[:-1]
+
+
+class WarmingUp(CountingEmbedder):
+    """Counts ``warm_up`` calls; raises ``error`` from it when given one."""
+
+    def __init__(self, error: Exception | None = None) -> None:
+        super().__init__()
+        self.error = error
+        self.warm_ups = 0
+
+    async def warm_up(self) -> None:
+        self.warm_ups += 1
+        if self.error is not None:
+            raise self.error
+        await self.inner.warm_up()

@@ -21,7 +21,13 @@ from toolret.adapters import (
 from toolret.catalog import DEFAULT_DOMAIN_RANK, Catalog
 from toolret.client import ToolRetrievalClient
 from toolret.embedded_pg import local_database_url
-from toolret.embedders import BundledE5Embedder, CachingEmbedder, Embedder, GeminiEmbedder
+from toolret.embedders import (
+    BundledE5Embedder,
+    CachingEmbedder,
+    Embedder,
+    GeminiEmbedder,
+    InputWindow,
+)
 from toolret.errors import (
     CatalogError,
     CatalogSourceError,
@@ -39,6 +45,7 @@ from toolret.errors import (
     ToolDescriptionError,
     ToolNameCollisionError,
     ToolretError,
+    ToolTextError,
     UnknownCoreToolError,
 )
 from toolret.find_tools import (
@@ -84,6 +91,7 @@ __all__ = [
     "GeminiEmbedder",
     "InMemoryRetriever",
     "IndexReport",
+    "InputWindow",
     "InvalidToolNameError",
     "McpOrigin",
     "Mode",
@@ -103,6 +111,7 @@ __all__ = [
     "ToolNameCollisionError",
     "ToolRegistry",
     "ToolRetrievalClient",
+    "ToolTextError",
     "ToolretError",
     "UnknownCoreToolError",
     "VectorStore",

@@ -17,6 +17,7 @@ from toolret.errors import (
     DuplicateToolError,
     InvalidToolNameError,
     ToolDescriptionError,
+    ToolTextError,
     UnknownCoreToolError,
 )
 from toolret.tool import Document, Role, Tool
@@ -36,6 +37,12 @@ DEFAULT_DOMAIN_RANK: tuple[str, ...] = (
 )
 MIN_DESCRIPTION_LENGTH = 40
 VALID_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+UNSAFE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Characters a tool's text may not hold: NUL (Postgres text cannot store it; C APIs end the
+string there), lone surrogates (not Unicode: no UTF-8 encoding exists, so neither Postgres nor a
+JSON API can take them), and the other C0 and C1 control characters and DEL (invisible; in a
+description they come from terminal colour codes or a file decoded with the wrong encoding).
+Tab, newline and carriage return are text."""
 
 
 class Catalog:
@@ -136,6 +143,7 @@ class Catalog:
 
 
 def _validate(tool: Tool, seen: set[str], min_description_length: int) -> None:
+    _check_characters(tool)
     if not VALID_NAME.match(tool.name):
         raise InvalidToolNameError(
             f"tool name {tool.name!r} is invalid: model APIs accept 1-64 characters of "
@@ -156,4 +164,49 @@ def _validate(tool: Tool, seen: set[str], min_description_length: int) -> None:
             f"{min_description_length} characters saying what it does and when to use it, "
             "for a reader who does not know the tool exists",
             tool=tool.name,
+        )
+
+
+def _check_characters(tool: Tool) -> None:
+    """Raise ``ToolTextError`` for the first unsafe character in a text of ``tool`` that is
+    stored or embedded: its name, description, keywords, category and examples."""
+    fields: list[tuple[str, str, str]] = [
+        ("name", "name", tool.name),
+        ("description", "description", tool.description),
+        ("category", "category", tool.category),
+    ]
+    fields += [("keywords", f"keyword {i}", text) for i, text in enumerate(tool.keywords, 1)]
+    fields += [("examples", f"example {i}", text) for i, text in enumerate(tool.examples, 1)]
+    for field, where, text in fields:
+        match = UNSAFE_CHARACTER.search(text)
+        if match is None:
+            continue
+        character = match[0]
+        code = f"U+{ord(character):04X}"
+        if character == "\x00":
+            what, fix = "a NUL character", "Postgres text cannot store it; remove it"
+        elif "\ud800" <= character <= "\udfff":
+            what = "a lone surrogate"
+            fix = (
+                "it is not Unicode and cannot be encoded as UTF-8; read the source as UTF-8 "
+                "(errors='strict') or remove it"
+            )
+        elif "\x80" <= character <= "\x9f":
+            what = "a C1 control character"
+            fix = (
+                "it usually means text decoded with the wrong encoding; decode the source as "
+                "UTF-8 or remove it"
+            )
+        else:
+            what = "a control character"
+            fix = (
+                "it is invisible to a reader and to the model (often a terminal colour code); "
+                "remove it"
+            )
+        raise ToolTextError(
+            f"tool {tool.name!r} has {what} ({code}) in its {where} at position "
+            f"{match.start()}: {fix}",
+            tool=tool.name,
+            field=field,
+            character=character,
         )

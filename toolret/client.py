@@ -30,6 +30,7 @@ from toolret.backoff import Backoff
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, Vector
 from toolret.embedders.cache import with_query_cache
+from toolret.embedders.guard import warm_up_quietly
 from toolret.errors import (
     ClientStateError,
     ConfigurationError,
@@ -93,7 +94,9 @@ class ToolRetrievalClient:
     ``reindex_backoff`` spaces the requests to index an unserved corpus (default: 5 s,
     doubling to 5 min, per corpus, reset once it is served).
 
-    A client is used by one event loop. It opens on first use or ``async with``; after
+    A client is used by one event loop. It opens on first use or ``async with``, which also
+    warms the embedder up (loads the bundled model), so the first selection is not the one
+    that pays for it; a warm-up that fails is logged and never raised. After
     ``aclose()`` it cannot be reopened (``ClientStateError``) and ``select`` sends the full
     roster.
     """
@@ -163,6 +166,7 @@ class ToolRetrievalClient:
         if self._entered:
             raise ClientStateError("this ToolRetrievalClient is already open")
         self._entered = True
+        await warm_up_quietly(lambda: self.embedder)
         return self
 
     async def __aexit__(

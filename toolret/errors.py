@@ -8,6 +8,7 @@ Every error toolret raises is a ``ToolretError``; each carries the object it is 
     │   │   └── ToolNameCollisionError  two names become one once made valid for model APIs
     │   ├── InvalidToolNameError     a name model APIs reject ([A-Za-z0-9_-], 1-64 characters)
     │   ├── ToolDescriptionError     an empty or too-thin description
+    │   ├── ToolTextError            a character Postgres or model APIs cannot carry (NUL, ...)
     │   ├── UnknownCoreToolError     a core tool that is not in the catalog
     │   └── CatalogSourceError       tool JSON / MCP listings / a catalog spec that cannot be read
     ├── ConfigurationError           settings that cannot work (bad URL, unknown mode, ...)
@@ -44,6 +45,7 @@ __all__ = [
     "StoreError",
     "ToolDescriptionError",
     "ToolNameCollisionError",
+    "ToolTextError",
     "ToolretError",
     "UnknownCoreToolError",
 ]
@@ -82,6 +84,19 @@ class InvalidToolNameError(CatalogError):
 
 class ToolDescriptionError(CatalogError):
     """A description that is empty or too thin to retrieve by."""
+
+
+class ToolTextError(CatalogError):
+    """A tool's text holds a character that Postgres or a model API cannot carry.
+
+    ``field`` names where (``name``, ``description``, ``keywords``, ``category``, ``examples``)
+    and ``character`` which (one character).
+    """
+
+    def __init__(self, message: str, *, tool: str, field: str, character: str) -> None:
+        super().__init__(message, tool=tool)
+        self.field = field
+        self.character = character
 
 
 class UnknownCoreToolError(CatalogError):

@@ -7,7 +7,9 @@ Used inline (``ToolRetrievalClient.index``, ``toolret reindex``) and by the work
 2. records the corpus and that it was seen now (garbage collection keeps what is in use);
 3. embeds only documents with no vector for this model (vectors are content-addressed, so an
    edited description costs one embedding), in batches, each committed as it is written — a
-   crash keeps what was written and the rerun picks up there;
+   crash keeps what was written and the rerun picks up there. Each text is cut to the model's
+   input window, and any failure or vector of the wrong shape is an ``EmbedderError``
+   (``toolret.embedders.guard``);
 4. publishes the corpus in one transaction: readers see all of it or none of it;
 5. makes sure the model's HNSW index exists — after the first publication, so a model's first
    corpus is indexed in one bulk build rather than one graph insert per row.
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, embed_role
-from toolret.errors import EmbedderError
+from toolret.embedders.guard import guarded
 from toolret.store import VectorRow, VectorStore
 from toolret.tool import Document
 
@@ -64,6 +66,7 @@ async def index_catalog(
     Raises ``EmbedderError`` or ``StoreError``; what was written before the failure stays.
     """
     started = time.perf_counter()
+    embedder = guarded(embedder)
     model_id = embedder.model_id
     corpus_hash = catalog.corpus_hash(model_id, embedder.example_role)
     pairs = catalog.documents(embedder.example_role)
@@ -91,12 +94,6 @@ async def index_catalog(
                 if not group:
                     continue
                 embedded = await embed_role(embedder, [doc.text for _, doc in group], role)
-                if embedded.shape != (len(group), embedder.dimension):
-                    raise EmbedderError(
-                        f"{model_id} returned vectors of shape {embedded.shape} for "
-                        f"{len(group)} texts; expected dimension {embedder.dimension}",
-                        model_id=model_id,
-                    )
                 rows += [
                     VectorRow(doc.key, name, doc.role, doc.kind, doc.text, vector)
                     for (name, doc), vector in zip(group, embedded, strict=True)

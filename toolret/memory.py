@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, Vector, Vectors, embed_role
 from toolret.embedders.cache import with_query_cache
+from toolret.embedders.guard import warm_up_quietly
 from toolret.errors import ConfigurationError, EmbedderUnavailableError, NotIndexedError
 from toolret.lexical import BM25Index
 from toolret.selection import (
@@ -161,6 +162,10 @@ class InMemoryRetriever:
             await self._embedder.aclose()
 
     async def __aenter__(self) -> InMemoryRetriever:
+        """Warm the embedder up (load the bundled model) unless the mode needs none; a failure
+        is logged, never raised."""
+        if self.mode != "bm25":
+            await warm_up_quietly(lambda: self.embedder)
         return self
 
     async def __aexit__(self, *exc: object) -> None:

@@ -26,6 +26,11 @@ class Embedder(Protocol):
     are stored under it, so two dimensions of one model never mix. ``example_role`` says how
     this model embeds a tool's example requests (measured per model; see the README).
     All returned vectors are float32 and L2-normalized, so a dot product is the cosine.
+
+    Two members are optional, read with a default so existing embedders keep working:
+    ``input_window`` (an ``InputWindow``: how much text the model reads; without it toolret
+    cuts every text to ``DEFAULT_WINDOW``, in characters) and ``async def warm_up()`` (load
+    the model or open a connection; retrievers call it when they open).
     """
 
     model_id: str

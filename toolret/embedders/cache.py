@@ -1,7 +1,9 @@
 """A small, bounded cache of query embeddings keyed by model and text.
 
 A ReAct loop runs up to 25 rounds on the same message; with this cache only the first round
-pays for an embedding.
+pays for an embedding. ``with_query_cache`` gives the retrievers their embedder: guarded
+(``toolret.embedders.guard``: input cut to the window, failures as ``EmbedderError``, shapes
+checked), then cached.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from collections.abc import Sequence
 from cachetools import LRUCache
 
 from toolret.embedders.base import Embedder, Vector, Vectors
+from toolret.embedders.guard import GuardedEmbedder, guarded, warm_up
+from toolret.embedders.window import window_of
 from toolret.tool import Role
 
 __all__ = ["CachingEmbedder", "with_query_cache"]
@@ -35,7 +39,9 @@ class CachingEmbedder:
         return await self.inner.embed_queries(texts)
 
     async def embed_query(self, text: str) -> Vector:
-        key = (self.model_id, text)
+        # keyed by what the model reads: a 1 MB paste is not kept whole, and is the same query
+        # as any other text with the same head and tail
+        key = (self.model_id, window_of(self.inner).cut(text, "query"))
         cached = self._cache.get(key)
         if cached is not None:
             self.hits += 1
@@ -45,10 +51,16 @@ class CachingEmbedder:
         self._cache[key] = vector
         return vector
 
+    async def warm_up(self) -> None:
+        """Warm the wrapped embedder up, if it can be."""
+        await warm_up(self.inner)
+
     async def aclose(self) -> None:
         await self.inner.aclose()
 
 
 def with_query_cache(embedder: Embedder) -> Embedder:
-    """``embedder`` behind a query cache (itself when it already has one)."""
-    return embedder if isinstance(embedder, CachingEmbedder) else CachingEmbedder(embedder)
+    """``embedder`` guarded and behind a query cache (itself when it already is)."""
+    if isinstance(embedder, CachingEmbedder) and isinstance(embedder.inner, GuardedEmbedder):
+        return embedder
+    return CachingEmbedder(guarded(embedder))

@@ -2,8 +2,11 @@
 
 Documents are embedded as ``RETRIEVAL_DOCUMENT`` and queries as ``RETRIEVAL_QUERY``, truncated
 to ``dimension`` with ``output_dimensionality`` and re-normalized here (a truncated Gemini vector
-is not unit length). Retries on 408/429/5xx and on timeouts are the SDK's own
-(``HttpRetryOptions``, exponential backoff with jitter); other 4xx fail at once. Every failure
+is not unit length). Texts are cut to the model's 2,048-token input window first, estimated in
+characters (``toolret.embedders.window.CHARS_PER_TOKEN``: no tokenizer is at hand, and counting
+through the API would cost a request per text); queries to the shorter query window. Retries
+on 408/429/5xx and on timeouts are the SDK's own (``HttpRetryOptions``, exponential backoff
+with jitter); other 4xx fail at once. Every failure
 is an ``EmbedderError`` that names the model and says what to check.
 """
 
@@ -15,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from toolret.embedders.base import Vector, Vectors, l2_normalize
+from toolret.embedders.window import InputWindow
 from toolret.errors import EmbedderError, EmbedderUnavailableError
 from toolret.tool import Role
 
@@ -37,6 +41,8 @@ class GeminiEmbedder:
     """
 
     example_role: Role = "document"
+    input_window = InputWindow(tokens=2048)
+    """gemini-embedding-001 reads at most 2,048 tokens; cut here in characters."""
 
     def __init__(
         self,
@@ -104,6 +110,8 @@ class GeminiEmbedder:
     async def _embed(self, texts: Sequence[str], task_type: str) -> Vectors:
         if self._closed:
             raise self._error("used after aclose()")
+        role: Role = "query" if task_type == "RETRIEVAL_QUERY" else "document"
+        texts = [self.input_window.cut(text, role) for text in texts]
         batches = [
             list(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)
         ]
