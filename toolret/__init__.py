@@ -4,6 +4,7 @@ Send the model the always-on core tools plus the few the message needs, ranked b
 any language; fall open to the full roster whenever anything goes wrong.
 """
 
+from toolret import tokens
 from toolret.adapters import (
     McpOrigin,
     ToolRegistry,
@@ -57,6 +58,7 @@ from toolret.rounds import make_per_round_retrieve
 from toolret.schema import upgrade_database
 from toolret.selection import Mode, Ranking, Reason, Selection
 from toolret.settings import Settings, make_embedder
+from toolret.stable import StableToolList
 from toolret.store import VectorStore
 from toolret.store_types import GCReport, StoreStatus
 from toolret.tool import Document, Tool, readable_identifier
@@ -93,6 +95,7 @@ __all__ = [
     "ReindexQueue",
     "Selection",
     "Settings",
+    "StableToolList",
     "StoreError",
     "StoreStatus",
     "Tool",
@@ -124,6 +127,7 @@ __all__ = [
     "to_openai",
     "to_payload",
     "tokenize",
+    "tokens",
     "tool_def",
     "upgrade_database",
 ]
