@@ -25,10 +25,10 @@ from tests.tools import crm_catalog
 from toolret import InMemoryRetriever
 from toolret.integrations.anthropic import (
     SEARCH_TOOL_NAME,
-    answer_search,
-    deferred_tools,
+    answer_anthropic_search,
+    anthropic_preselection,
+    anthropic_tools,
     loaded_tool_names,
-    preselect,
 )
 
 ARABIC = "احذف جهة الاتصال المكررة لشركة أكمي"
@@ -49,21 +49,21 @@ async def retriever() -> AsyncIterator[InMemoryRetriever]:
 
 def test_the_tools_array_loads_core_and_defers_the_rest() -> None:
     catalog = crm_catalog()
-    tools = deferred_tools(catalog)
+    tools = anthropic_tools(catalog)
     for tool in tools:
         conforms(tool, ToolParam)
     loaded = [tool["name"] for tool in tools if not tool.get("defer_loading")]
     assert loaded == [*(tool.name for tool in catalog.core), SEARCH_TOOL_NAME]
     deferred = {tool["name"] for tool in tools if tool.get("defer_loading") is True}
     assert deferred == {tool.name for tool in catalog.candidates}
-    assert deferred_tools(catalog) == tools  # the same bytes every turn
+    assert anthropic_tools(catalog) == tools  # the same bytes every turn
 
 
 async def test_toolret_answers_the_search_in_arabic_through_the_sdk(
     server: FakeLLM, retriever: InMemoryRetriever
 ) -> None:
     catalog = crm_catalog()
-    tools = deferred_tools(catalog)
+    tools = anthropic_tools(catalog)
     client = anthropic.AsyncAnthropic(base_url=server.url, api_key="test", max_retries=0)
     search = {"type": "tool_use", "id": "toolu_01", "name": SEARCH_TOOL_NAME}
     server.reply(MESSAGES, anthropic_message([{**search, "input": {"query": ARABIC}}], "tool_use"))
@@ -75,7 +75,9 @@ async def test_toolret_answers_the_search_in_arabic_through_the_sdk(
     )
     block = reply.content[0]
     assert isinstance(block, ToolUseBlock)
-    result = await answer_search(retriever, catalog, block, bound=loaded_tool_names(messages))
+    result = await answer_anthropic_search(
+        retriever, catalog, block, bound=loaded_tool_names(messages)
+    )
     conforms(result, ToolResultBlockParam)
     for part in result["content"]:
         conforms(part, ToolReferenceBlockParam)
@@ -100,11 +102,11 @@ async def test_toolret_answers_the_search_in_arabic_through_the_sdk(
 async def test_a_second_search_skips_what_is_loaded(retriever: InMemoryRetriever) -> None:
     catalog = crm_catalog()
     use = {"type": "tool_use", "id": "toolu_02", "name": SEARCH_TOOL_NAME}
-    result = await answer_search(
+    result = await answer_anthropic_search(
         retriever, catalog, {**use, "input": {"query": ARABIC}}, bound=["delete_record"]
     )
     assert "delete_record" not in [part.get("tool_name") for part in result["content"]]
-    blank = await answer_search(retriever, catalog, {**use, "input": {}})
+    blank = await answer_anthropic_search(retriever, catalog, {**use, "input": {}})
     conforms(blank, ToolResultBlockParam)
     assert blank["is_error"] is True
 
@@ -114,19 +116,21 @@ async def test_the_preselection_is_a_search_round_appended_after_the_message(
 ) -> None:
     catalog = crm_catalog()
     selection = await retriever.select(catalog, ARABIC)
-    rounds = preselect(selection, ARABIC)
+    rounds = anthropic_preselection(selection, ARABIC)
     assert [message["role"] for message in rounds] == ["assistant", "user"]
     conforms(rounds[0]["content"][0], ToolUseBlockParam)
     conforms(rounds[1]["content"][0], ToolResultBlockParam)
     referenced = [part["tool_name"] for part in rounds[1]["content"][0]["content"]]
     assert referenced == [name for name in selection.names if not catalog[name].core]
-    assert preselect(selection, ARABIC) == rounds  # deterministic, so the history stays cached
+    assert (
+        anthropic_preselection(selection, ARABIC) == rounds
+    )  # deterministic, so the history stays cached
 
     client = anthropic.AsyncAnthropic(base_url=server.url, api_key="test", max_retries=0)
     server.reply(MESSAGES, anthropic_message([{"type": "text", "text": "Done."}]))
     messages = [{"role": "user", "content": ARABIC}, *rounds]
     await client.messages.create(
-        model="claude-fake", max_tokens=256, tools=deferred_tools(catalog), messages=messages
+        model="claude-fake", max_tokens=256, tools=anthropic_tools(catalog), messages=messages
     )
     sent = server.bodies(MESSAGES)[0]["messages"]
     TypeAdapter(list[MessageParam]).validate_python(sent)

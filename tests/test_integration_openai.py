@@ -34,8 +34,8 @@ from tests.sdk_types import conforms
 from tests.tools import CRM_TOOLS
 from toolret import Catalog, InMemoryRetriever, catalog_from_mcp
 from toolret.integrations.openai import (
-    answer_tool_search,
-    catalog_name,
+    answer_responses_search,
+    called_tool_name,
     responses_tools,
 )
 
@@ -118,7 +118,7 @@ async def test_toolret_answers_a_client_tool_search_in_turkish_through_the_sdk(
     response = await client.responses.create(model="gpt-fake", input=items, tools=tools)
     item = response.output[0]
     assert isinstance(item, ResponseToolSearchCall)
-    output = await answer_tool_search(retriever, catalog, item)
+    output = await answer_responses_search(retriever, catalog, item)
     conforms(output, ResponseToolSearchOutputItemParamParam)
     assert output["call_id"] == "call_1"
     loaded = {space["name"]: space for space in output["tools"]}
@@ -132,7 +132,7 @@ async def test_toolret_answers_a_client_tool_search_in_turkish_through_the_sdk(
     response = await client.responses.create(model="gpt-fake", input=items, tools=tools)
     called = response.output[0]
     assert isinstance(called, ResponseFunctionToolCall)
-    assert catalog_name(catalog, called) == "work__create_task"
+    assert called_tool_name(catalog, called) == "work__create_task"
 
     first, second = server.bodies(RESPONSES)
     assert second["tools"] == first["tools"] == tools  # the cached prefix is untouched
@@ -141,7 +141,7 @@ async def test_toolret_answers_a_client_tool_search_in_turkish_through_the_sdk(
 
 
 async def test_no_query_loads_nothing(retriever: InMemoryRetriever) -> None:
-    output = await answer_tool_search(
+    output = await answer_responses_search(
         retriever, mcp_catalog(), {"call_id": "call_9", "arguments": {"query": " "}}
     )
     conforms(output, ResponseToolSearchOutputItemParamParam)
@@ -155,5 +155,5 @@ def test_plain_function_tools_are_deferred_one_by_one() -> None:
     assert {tool["name"] for tool in deferred} == {tool.name for tool in catalog.candidates}
     for tool in deferred:
         conforms(tool, FunctionToolParam)
-    assert catalog_name(catalog, {"name": "delete_record"}) == "delete_record"
-    assert catalog_name(catalog, {"name": "nope"}) is None
+    assert called_tool_name(catalog, {"name": "delete_record"}) == "delete_record"
+    assert called_tool_name(catalog, {"name": "nope"}) is None

@@ -4,6 +4,9 @@ Send the model the always-on core tools plus the few the message needs, ranked b
 any language; fall open to the full roster whenever anything goes wrong.
 """
 
+import importlib
+from typing import Any
+
 from toolret import tokens
 from toolret.adapters import (
     McpOrigin,
@@ -50,6 +53,17 @@ from toolret.find_tools import (
     find_tools_definition,
 )
 from toolret.indexing import IndexReport, index_catalog
+from toolret.integrations.anthropic import (
+    answer_anthropic_search,
+    anthropic_preselection,
+    anthropic_tools,
+    loaded_tool_names,
+)
+from toolret.integrations.openai import (
+    answer_responses_search,
+    called_tool_name,
+    responses_tools,
+)
 from toolret.lexical import BM25Index, tokenize
 from toolret.memory import InMemoryRetriever
 from toolret.payload import from_payload, to_payload
@@ -62,6 +76,20 @@ from toolret.stable import StableToolList
 from toolret.store import VectorStore
 from toolret.store_types import GCReport, StoreStatus
 from toolret.tool import Document, Tool, readable_identifier
+
+_LAZY = {
+    "ToolRetrievalMiddleware": "toolret.integrations.langchain",
+    "catalog_from_langchain": "toolret.integrations.langchain",
+}
+"""Names whose module imports an optional framework: loaded on first access."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolret' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = [
     "DEFAULT_DOMAIN_RANK",
@@ -104,11 +132,18 @@ __all__ = [
     "ToolNameCollisionError",
     "ToolRegistry",
     "ToolRetrievalClient",
+    "ToolRetrievalMiddleware",
     "ToolretError",
     "UnknownCoreToolError",
     "VectorStore",
+    "answer_anthropic_search",
     "answer_find_tools",
+    "answer_responses_search",
+    "anthropic_preselection",
+    "anthropic_tools",
+    "called_tool_name",
     "catalog_from_anthropic",
+    "catalog_from_langchain",
     "catalog_from_mcp",
     "catalog_from_openai",
     "default_registry",
@@ -117,12 +152,14 @@ __all__ = [
     "from_payload",
     "index_catalog",
     "load_examples",
+    "loaded_tool_names",
     "local_database_url",
     "make_embedder",
     "make_per_round_retrieve",
     "mcp_origin",
     "mcp_tool_name",
     "readable_identifier",
+    "responses_tools",
     "to_anthropic",
     "to_openai",
     "to_payload",

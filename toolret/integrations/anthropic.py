@@ -10,16 +10,16 @@ What the API allows (Messages API; ``anthropic`` SDK ``ToolParam``, ``ToolResult
 - Deferred tools are not part of the cached prefix (tools, then system, then messages): a
   reference expands inline in the conversation, so the prefix, and the prompt cache, hold.
 - So the cache-safe way to offer a turn's pre-selection is in the conversation, never in
-  ``tools``: ``preselect`` appends a search round (an assistant ``tool_use`` of this search tool
-  and its ``tool_result`` of references) after the user's message. Changing which tools are
-  loaded in ``tools``, or flipping ``defer_loading``, would change the prefix.
+  ``tools``: ``anthropic_preselection`` appends a search round (an assistant ``tool_use`` of
+  this search tool and its ``tool_result`` of references) after the user's message. Changing
+  which tools are loaded in ``tools``, or flipping ``defer_loading``, would change the prefix.
 
-    tools = deferred_tools(catalog)                                  # once per conversation
+    tools = anthropic_tools(catalog)                                  # once per conversation
     reply = client.messages.create(model=..., tools=tools, messages=messages, max_tokens=1024)
     for block in reply.content:
         if block.type == "tool_use" and block.name == SEARCH_TOOL_NAME:
             loaded = loaded_tool_names(messages)
-            result = await answer_search(retriever, catalog, block, bound=loaded)
+            result = await answer_anthropic_search(retriever, catalog, block, bound=loaded)
             messages += [{"role": "assistant", "content": reply.content},
                          {"role": "user", "content": [result]}]
 
@@ -42,10 +42,10 @@ from toolret.transcript import last_human_index
 
 __all__ = [
     "SEARCH_TOOL_NAME",
-    "answer_search",
-    "deferred_tools",
+    "answer_anthropic_search",
+    "anthropic_preselection",
+    "anthropic_tools",
     "loaded_tool_names",
-    "preselect",
     "search_tool_definition",
 ]
 
@@ -79,7 +79,7 @@ def search_tool_definition(name: str = SEARCH_TOOL_NAME) -> dict[str, Any]:
     }
 
 
-def deferred_tools(
+def anthropic_tools(
     catalog: Catalog, *, loaded: Iterable[str] = (), search_tool_name: str = SEARCH_TOOL_NAME
 ) -> list[dict[str, Any]]:
     """The ``tools`` array: core tools (and ``loaded``) loaded, toolret's search tool, then
@@ -94,7 +94,7 @@ def deferred_tools(
     return [*eager, search_tool_definition(search_tool_name), *deferred]
 
 
-async def answer_search(
+async def answer_anthropic_search(
     finder: ToolFinder,
     catalog: Catalog,
     tool_use: Any,
@@ -126,7 +126,7 @@ async def answer_search(
     )
 
 
-def preselect(
+def anthropic_preselection(
     selection: Selection,
     query: str,
     *,

@@ -14,7 +14,7 @@ What the API allows (Responses API; ``openai`` SDK ``ToolSearchToolParam``,
   description, until a search loads them. Loaded tools are injected at the end of the context,
   so the cached prefix holds.
 - A call to a namespaced function comes back as a ``function_call`` with ``namespace`` and
-  ``name``; ``catalog_name`` maps it back to the catalog's ``server__tool`` name.
+  ``name``; ``called_tool_name`` maps it back to the catalog's ``server__tool`` name.
 
 MCP tools (``catalog_from_mcp``) are grouped into one namespace per server, named as the server
 and holding each tool under its own name; other tools are deferred functions.
@@ -23,7 +23,7 @@ and holding each tool under its own name; other tools are deferred functions.
     response = client.responses.create(model=..., input=items, tools=tools)
     for item in response.output:
         if item.type == "tool_search_call":
-            items += [item, await answer_tool_search(retriever, catalog, item)]
+            items += [item, await answer_responses_search(retriever, catalog, item)]
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from toolret.tool import Tool
 
 __all__ = [
     "SEARCH_PARAMETERS",
-    "answer_tool_search",
-    "catalog_name",
+    "answer_responses_search",
+    "called_tool_name",
     "namespace_of",
     "responses_tools",
     "tool_search_definition",
@@ -115,7 +115,7 @@ def responses_tools(
     return [*eager, tool_search_definition(), *deferred]
 
 
-async def answer_tool_search(
+async def answer_responses_search(
     finder: ToolFinder,
     catalog: Catalog,
     call: Any,
@@ -149,7 +149,7 @@ async def answer_tool_search(
     }
 
 
-def catalog_name(catalog: Catalog, call: Any) -> str | None:
+def called_tool_name(catalog: Catalog, call: Any) -> str | None:
     """The catalog name of the tool a ``function_call`` item calls (``namespace`` + ``name``,
     or a plain ``name``); None when the catalog has no such tool."""
     name, namespace = _get(call, "name"), _get(call, "namespace")
