@@ -7,7 +7,8 @@ import itertools
 import pytest
 
 from tests.tools import crm_catalog
-from toolret import InMemoryRetriever, StableToolList, tokens
+from toolret import BundledE5Embedder, InMemoryRetriever, StableToolList, tokens
+from toolret.client import ToolRetrievalClient
 from toolret.rounds import make_per_round_retrieve
 from toolret.selection import Mode, Reason, Selection, full_roster
 
@@ -91,3 +92,33 @@ async def test_the_per_round_hook_keeps_the_prefix(k: int) -> None:
     assert second[: len(first)] == first
     assert second[-1] == "find_tools"  # names the catalog does not know stay, at the end
     assert len(second) > len(first) + 1
+
+
+def test_the_eval_counts_a_changed_subset_as_a_broken_prefix() -> None:
+    from evals.cache_stability import prefix_kept, summarize
+
+    catalog = crm_catalog()
+    core = [tool.name for tool in catalog.core]
+    one = Selection(catalog.subset([*core, "delete_record"]), Mode.NARROWED)
+    two = Selection(catalog.subset([*core, "create_record"]), Mode.NARROWED)
+    stable = StableToolList(catalog)
+    grown = [stable.apply(one), stable.apply(two)]
+    assert not prefix_kept(one.tools, two.tools)
+    assert prefix_kept(grown[0].tools, grown[1].tools)
+    assert summarize("subset", [one, two]).prefix_share == 0.0
+    result = summarize("stable", grown)
+    assert result.prefix_share == 1.0
+    assert result.tools_at_last_turn == len(core) + 2
+
+
+async def test_the_database_client_keeps_the_prefix_too(database_url: str) -> None:
+    catalog = crm_catalog()
+    stable = StableToolList(catalog)
+    async with ToolRetrievalClient(
+        database_url, embedder=BundledE5Embedder(), k=2, time_budget=60
+    ) as client:
+        await client.index(catalog)
+        turns = [await client.select(catalog, text, stable=stable) for text in MESSAGES[:3]]
+    assert all(turn.mode is Mode.NARROWED for turn in turns)
+    assert all(prefix_of(a, b) for a, b in itertools.pairwise(turns))
+    assert turns[-1].names == stable.names

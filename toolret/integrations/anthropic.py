@@ -13,6 +13,10 @@ What the API allows (Messages API; ``anthropic`` SDK ``ToolParam``, ``ToolResult
   ``tools``: ``anthropic_preselection`` appends a search round (an assistant ``tool_use`` of
   this search tool and its ``tool_result`` of references) after the user's message. Changing
   which tools are loaded in ``tools``, or flipping ``defer_loading``, would change the prefix.
+- The SDK also types a beta ``{"type": "tool_addition", "tool": {"type": "tool_reference",
+  "name": ...}}`` message block (``BetaRequestToolAdditionBlockParam``: "the tool is offered
+  to the model from this point in the conversation onward"), the same idea without a search
+  round. It is beta and documented only in the SDK's types, so it is not used here.
 
     tools = anthropic_tools(catalog)                                  # once per conversation
     reply = client.messages.create(model=..., tools=tools, messages=messages, max_tokens=1024)

@@ -32,7 +32,7 @@ from toolret.catalog import Catalog
 from toolret.errors import ConfigurationError
 from toolret.find_tools import discovered_tool_names
 from toolret.rounds import Selector
-from toolret.selection import Selection
+from toolret.selection import Mode, Reason, Selection
 from toolret.stable import StableToolList
 from toolret.transcript import latest_human_text
 
@@ -143,6 +143,8 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
             self._selections.move_to_end(text)
             return cached
         selection = await self.retriever.select(self.catalog, text, k=self.k)
+        if selection.mode is Mode.FULL and selection.reason is not Reason.BLANK_MESSAGE:
+            return selection  # a failure is not remembered: the next round tries again
         self._selections[text] = selection
         if len(self._selections) > _CACHED_SELECTIONS:
             self._selections.popitem(last=False)
