@@ -76,6 +76,12 @@ async def test_selections_are_measured_and_no_message_text_is_recorded(
     assert bound["narrowed"].max == len(narrowed.tools)
     assert bound["full"].max == len(catalog)
     assert sum(p.count for p in points["toolret.selection.duration"]) >= 3
+    assert narrowed.schema_tokens is not None
+    assert narrowed.tokens_saved is not None
+    sent = {p.attributes["toolret.mode"]: p for p in points["toolret.selection.schema_tokens"]}
+    assert sent["narrowed"].max == narrowed.schema_tokens
+    saved = {p.attributes["toolret.mode"]: p for p in points["toolret.selection.tokens_saved"]}
+    assert saved["narrowed"].value >= narrowed.tokens_saved > 0
     steps = {p.attributes["toolret.step"] for p in points["toolret.selection.step.duration"]}
     assert steps == {"embed", "database"}
 

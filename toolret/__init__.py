@@ -4,6 +4,10 @@ Send the model the always-on core tools plus the few the message needs, ranked b
 any language; fall open to the full roster whenever anything goes wrong.
 """
 
+import importlib
+from typing import Any
+
+from toolret import tokens
 from toolret.adapters import (
     McpOrigin,
     ToolRegistry,
@@ -57,6 +61,17 @@ from toolret.find_tools import (
     find_tools_definition,
 )
 from toolret.indexing import IndexReport, index_catalog
+from toolret.integrations.anthropic import (
+    answer_anthropic_search,
+    anthropic_preselection,
+    anthropic_tools,
+    loaded_tool_names,
+)
+from toolret.integrations.openai import (
+    answer_responses_search,
+    called_tool_name,
+    responses_tools,
+)
 from toolret.lexical import BM25Index, tokenize
 from toolret.memory import InMemoryRetriever
 from toolret.payload import from_payload, to_payload
@@ -65,9 +80,24 @@ from toolret.rounds import make_per_round_retrieve
 from toolret.schema import upgrade_database
 from toolret.selection import Mode, Ranking, Reason, Selection
 from toolret.settings import Settings, make_embedder
+from toolret.stable import StableToolList
 from toolret.store import VectorStore
 from toolret.store_types import GCReport, StoreStatus
 from toolret.tool import Document, Tool, readable_identifier
+
+_LAZY = {
+    "ToolRetrievalMiddleware": "toolret.integrations.langchain",
+    "catalog_from_langchain": "toolret.integrations.langchain",
+}
+"""Names whose module imports an optional framework: loaded on first access."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolret' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = [
     "DEFAULT_DOMAIN_RANK",
@@ -103,6 +133,7 @@ __all__ = [
     "SchemaMissingError",
     "Selection",
     "Settings",
+    "StableToolList",
     "StoreError",
     "StoreStatus",
     "Tool",
@@ -111,12 +142,19 @@ __all__ = [
     "ToolNameCollisionError",
     "ToolRegistry",
     "ToolRetrievalClient",
+    "ToolRetrievalMiddleware",
     "ToolTextError",
     "ToolretError",
     "UnknownCoreToolError",
     "VectorStore",
+    "answer_anthropic_search",
     "answer_find_tools",
+    "answer_responses_search",
+    "anthropic_preselection",
+    "anthropic_tools",
+    "called_tool_name",
     "catalog_from_anthropic",
+    "catalog_from_langchain",
     "catalog_from_mcp",
     "catalog_from_openai",
     "default_registry",
@@ -125,16 +163,19 @@ __all__ = [
     "from_payload",
     "index_catalog",
     "load_examples",
+    "loaded_tool_names",
     "local_database_url",
     "make_embedder",
     "make_per_round_retrieve",
     "mcp_origin",
     "mcp_tool_name",
     "readable_identifier",
+    "responses_tools",
     "to_anthropic",
     "to_openai",
     "to_payload",
     "tokenize",
+    "tokens",
     "tool_def",
     "upgrade_database",
 ]

@@ -44,6 +44,7 @@ from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
     Ranking,
     Selection,
+    SelectionPolicy,
     discover,
     select_guarded,
 )
@@ -215,11 +216,19 @@ class ToolRetrievalClient:
         return self._embedder
 
     async def select(
-        self, catalog: Catalog, message: str, *, resume: bool = False, k: int | None = None
+        self,
+        catalog: Catalog,
+        message: str,
+        *,
+        resume: bool = False,
+        k: int | None = None,
+        stable: SelectionPolicy | None = None,
     ) -> Selection:
         """Core tools plus the best ``k`` for ``message``; the full roster on any failure.
 
-        Never raises and never takes longer than the time budget.
+        Never raises and never takes longer than the time budget. ``stable`` (a
+        ``StableToolList``, one per conversation) sends the conversation's growing list
+        instead, so the provider's prompt cache holds.
         """
         k = self.k if k is None else k
         with tracer.start_as_current_span("toolret.select") as span:
@@ -230,6 +239,7 @@ class ToolRetrievalClient:
                 k=k,
                 time_budget=self.time_budget,
                 resume=resume,
+                stable=stable,
             )
             span.set_attribute("toolret.catalog.tools", len(catalog))
             span.set_attribute("toolret.k", k)

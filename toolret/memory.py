@@ -27,6 +27,7 @@ from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
     Ranking,
     Selection,
+    SelectionPolicy,
     discover,
     select_guarded,
     top_k,
@@ -110,9 +111,18 @@ class InMemoryRetriever:
             await self._dense_task(catalog)
 
     async def select(
-        self, catalog: Catalog, message: str, *, resume: bool = False, k: int | None = None
+        self,
+        catalog: Catalog,
+        message: str,
+        *,
+        resume: bool = False,
+        k: int | None = None,
+        stable: SelectionPolicy | None = None,
     ) -> Selection:
-        """Core tools plus the best ``k`` for ``message``; the full roster on any failure."""
+        """Core tools plus the best ``k`` for ``message``; the full roster on any failure.
+
+        ``stable`` (a ``StableToolList``, one per conversation) sends the conversation's growing
+        list instead, so the provider's prompt cache holds."""
         k = self.k if k is None else k
         return await select_guarded(
             catalog,
@@ -121,6 +131,7 @@ class InMemoryRetriever:
             k=k,
             time_budget=self.time_budget,
             resume=resume,
+            stable=stable,
         )
 
     async def rank(self, catalog: Catalog, text: str, k: int | None = None) -> Ranking:

@@ -2,7 +2,8 @@
 
 No-op unless the application installs an OpenTelemetry SDK (instruments created here bind to
 it whenever it is installed). What is recorded: selection latency, selections by mode and
-reason, tools bound per selection, and the time of each step (query embedding, database).
+reason, tools bound per selection, the tokens of the definitions sent and saved against the
+full roster (``toolret.tokens``), and the time of each step (query embedding, database).
 Never any message text: messages are customer data. Tool names, model ids and corpus hashes
 are not.
 """
@@ -34,6 +35,16 @@ _tools_bound = _meter.create_histogram(
     unit="{tool}",
     description="Tools sent to the model per selection",
 )
+_schema_tokens = _meter.create_histogram(
+    "toolret.selection.schema_tokens",
+    unit="{token}",
+    description="Tokens of the tool definitions sent to the model per selection",
+)
+_tokens_saved = _meter.create_counter(
+    "toolret.selection.tokens_saved",
+    unit="{token}",
+    description="Tokens of tool definitions not sent, against the full roster",
+)
 _step_duration = _meter.create_histogram(
     "toolret.selection.step.duration",
     unit="ms",
@@ -42,7 +53,8 @@ _step_duration = _meter.create_histogram(
 
 
 def record_selection(selection: Selection, *, retriever: str = "pgvector") -> None:
-    """Count one selection and record its latency and how many tools it bound."""
+    """Count one selection and record its latency, how many tools it bound, and the tokens
+    of the definitions it sent and saved."""
     attributes = {
         "toolret.retriever": retriever,
         "toolret.mode": selection.mode.value,
@@ -51,6 +63,10 @@ def record_selection(selection: Selection, *, retriever: str = "pgvector") -> No
     _selections.add(1, attributes)
     _duration.record(selection.elapsed_ms, attributes)
     _tools_bound.record(len(selection.tools), attributes)
+    if selection.schema_tokens is not None:
+        counted = {**attributes, "toolret.tokenizer": selection.tokenizer or "estimate"}
+        _schema_tokens.record(selection.schema_tokens, counted)
+        _tokens_saved.add(max(0, selection.tokens_saved or 0), counted)
 
 
 def record_step(step: str, milliseconds: float) -> None:

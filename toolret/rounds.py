@@ -15,7 +15,8 @@ from typing import Any, Protocol
 
 from toolret.catalog import Catalog
 from toolret.memory import InMemoryRetriever
-from toolret.selection import Selection
+from toolret.selection import Selection, SelectionPolicy
+from toolret.stable import StableToolList
 from toolret.transcript import latest_human_text
 
 __all__ = ["PerRoundRetrieve", "Selector", "make_per_round_retrieve"]
@@ -30,12 +31,22 @@ class Selector(Protocol):
     """Anything with toolret's ``select``: ``InMemoryRetriever`` or ``ToolRetrievalClient``."""
 
     async def select(
-        self, catalog: Catalog, message: str, *, resume: bool = False, k: int | None = None
+        self,
+        catalog: Catalog,
+        message: str,
+        *,
+        resume: bool = False,
+        k: int | None = None,
+        stable: SelectionPolicy | None = None,
     ) -> Selection: ...
 
 
 def make_per_round_retrieve(
-    catalog: Catalog, k: int = 8, *, retriever: Selector | None = None
+    catalog: Catalog,
+    k: int = 8,
+    *,
+    retriever: Selector | None = None,
+    stable: StableToolList | None = None,
 ) -> PerRoundRetrieve:
     """Build the callable an agent loop calls every round.
 
@@ -44,6 +55,9 @@ def make_per_round_retrieve(
     Anthropic or LangChain shape) or the message text, plus the names already active, and returns
     the active names with this round's core and retrieved tools added: catalog tools in catalog
     order, then any active names the catalog does not know, in the order given.
+
+    With ``stable`` (one ``StableToolList`` per conversation) the catalog tools come in the
+    conversation's first-seen order instead, so every round's list extends the last one.
     """
     selector: Selector = retriever if retriever is not None else InMemoryRetriever(k=k)
 
@@ -55,7 +69,11 @@ def make_per_round_retrieve(
         except Exception as error:  # a round must never fail because retrieval did
             log.warning("toolret: per-round retrieval failed, keeping active tools: %r", error)
             return held
+        unknown = [name for name in held if name not in catalog]
+        if stable is not None:
+            stable.extend(held)
+            return [*stable.apply(selection).names, *unknown]
         bound = catalog.subset([*selection.names, *held])
-        return [tool.name for tool in bound] + [name for name in held if name not in catalog]
+        return [tool.name for tool in bound] + unknown
 
     return retrieve

@@ -12,13 +12,16 @@ A blank message or a resumed turn gets the full roster. Any failure gets the ful
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import heapq
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Protocol
 
+from toolret import tokens
 from toolret.catalog import Catalog
 from toolret.errors import (
     EmbedderError,
@@ -37,6 +40,7 @@ __all__ = [
     "Ranking",
     "Reason",
     "Selection",
+    "SelectionPolicy",
     "discover",
     "full_roster",
     "narrow",
@@ -102,11 +106,25 @@ class Selection:
     scores: Mapping[str, float] = field(default_factory=dict)
     unranked: tuple[str, ...] = ()
     elapsed_ms: float = 0.0
+    schema_tokens: int | None = None
+    """Tokens of the definitions sent (``toolret.tokens``); None when not counted."""
+    roster_tokens: int | None = None
+    """Tokens of every definition in the catalog, for comparison."""
+    tokenizer: str | None = None
+    """What counted them: ``estimate`` or a tokenizer's name."""
 
     @property
     def names(self) -> list[str]:
-        """The selected tool names, in catalog order."""
+        """The selected tool names, in the order they are sent (catalog order unless a
+        cache-stable policy ordered them)."""
         return [tool.name for tool in self.tools]
+
+    @property
+    def tokens_saved(self) -> int | None:
+        """Roster tokens minus the tokens sent; None when not counted."""
+        if self.schema_tokens is None or self.roster_tokens is None:
+            return None
+        return self.roster_tokens - self.schema_tokens
 
     @property
     def narrowed(self) -> bool:
@@ -155,6 +173,13 @@ def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:
 
 RankFunction = Callable[[str], Awaitable[Ranking]]
 
+
+class SelectionPolicy(Protocol):
+    """Turns a turn's selection into what is sent: ``toolret.stable.StableToolList``."""
+
+    def apply(self, selection: Selection) -> Selection: ...
+
+
 MAX_DISCOVERED_TOOLS = 5
 """find_tools returns at most this many: by then the model names a capability it knows it needs,
 so precision beats recall, and it can always ask again."""
@@ -191,8 +216,14 @@ async def select_guarded(
     k: int = DEFAULT_K,
     time_budget: float = DEFAULT_TIME_BUDGET,
     resume: bool = False,
+    stable: SelectionPolicy | None = None,
 ) -> Selection:
-    """Apply the selection rules around ``rank``; never raises, never exceeds ``time_budget``."""
+    """Apply the selection rules around ``rank``; never raises, never exceeds ``time_budget``.
+
+    ``stable`` (a ``toolret.stable.StableToolList``) keeps one conversation's tool list growing
+    as a byte-stable prefix instead of sending this turn's subset in catalog order. Every
+    selection carries the tokens of the definitions it sends and of the whole roster.
+    """
     started = time.perf_counter()
     try:
         selection = await _select(catalog, message, rank, k, time_budget, resume)
@@ -202,14 +233,19 @@ async def select_guarded(
         level = logging.DEBUG if reason is Reason.SCHEMA_MISSING else logging.WARNING
         log.log(level, "toolret: sending the full roster (%s): %r", reason.value, error)
         selection = full_roster(catalog, reason)
+    if stable is not None:
+        try:
+            selection = stable.apply(selection)
+        except Exception as error:
+            log.warning("toolret: the cache-stable list failed, sending the roster: %r", error)
+            selection = full_roster(catalog, Reason.INTERNAL_ERROR)
     elapsed = (time.perf_counter() - started) * 1000
-    return Selection(
-        selection.tools,
-        selection.mode,
-        selection.reason,
-        selection.scores,
-        selection.unranked,
-        elapsed,
+    return dataclasses.replace(
+        selection,
+        elapsed_ms=elapsed,
+        schema_tokens=tokens.schema_tokens(selection.tools),
+        roster_tokens=tokens.roster_tokens(catalog),
+        tokenizer=tokens.tokenizer_name(),
     )
 
 

@@ -1,0 +1,137 @@
+"""Anthropic deferred loading with toolret's search, through the real ``anthropic`` SDK against a
+local server speaking the Messages wire format."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import anthropic
+import pytest
+from anthropic.types import (
+    MessageParam,
+    ToolParam,
+    ToolReferenceBlockParam,
+    ToolResultBlockParam,
+    ToolUseBlock,
+    ToolUseBlockParam,
+)
+from pydantic import TypeAdapter
+
+from tests.embedders import CountingEmbedder
+from tests.fake_llm import MESSAGES, FakeLLM, anthropic_message
+from tests.sdk_types import conforms
+from tests.tools import crm_catalog
+from toolret import InMemoryRetriever
+from toolret.integrations.anthropic import (
+    SEARCH_TOOL_NAME,
+    answer_anthropic_search,
+    anthropic_preselection,
+    anthropic_tools,
+    loaded_tool_names,
+)
+
+ARABIC = "احذف جهة الاتصال المكررة لشركة أكمي"
+
+
+@pytest.fixture
+def server() -> Iterator[FakeLLM]:
+    with FakeLLM() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def retriever() -> AsyncIterator[InMemoryRetriever]:
+    async with InMemoryRetriever(CountingEmbedder(), k=3, time_budget=60) as memory:
+        await memory.index(crm_catalog())
+        yield memory
+
+
+def test_the_tools_array_loads_core_and_defers_the_rest() -> None:
+    catalog = crm_catalog()
+    tools = anthropic_tools(catalog)
+    for tool in tools:
+        conforms(tool, ToolParam)
+    loaded = [tool["name"] for tool in tools if not tool.get("defer_loading")]
+    assert loaded == [*(tool.name for tool in catalog.core), SEARCH_TOOL_NAME]
+    deferred = {tool["name"] for tool in tools if tool.get("defer_loading") is True}
+    assert deferred == {tool.name for tool in catalog.candidates}
+    assert anthropic_tools(catalog) == tools  # the same bytes every turn
+
+
+async def test_toolret_answers_the_search_in_arabic_through_the_sdk(
+    server: FakeLLM, retriever: InMemoryRetriever
+) -> None:
+    catalog = crm_catalog()
+    tools = anthropic_tools(catalog)
+    client = anthropic.AsyncAnthropic(base_url=server.url, api_key="test", max_retries=0)
+    search = {"type": "tool_use", "id": "toolu_01", "name": SEARCH_TOOL_NAME}
+    server.reply(MESSAGES, anthropic_message([{**search, "input": {"query": ARABIC}}], "tool_use"))
+    server.reply(MESSAGES, anthropic_message([{"type": "text", "text": "Done."}]))
+
+    messages: list[Any] = [{"role": "user", "content": ARABIC}]
+    reply = await client.messages.create(
+        model="claude-fake", max_tokens=256, tools=tools, messages=messages
+    )
+    block = reply.content[0]
+    assert isinstance(block, ToolUseBlock)
+    result = await answer_anthropic_search(
+        retriever, catalog, block, bound=loaded_tool_names(messages)
+    )
+    conforms(result, ToolResultBlockParam)
+    for part in result["content"]:
+        conforms(part, ToolReferenceBlockParam)
+    names = [part["tool_name"] for part in result["content"]]
+    assert names[0] == "delete_record"
+    assert not {tool.name for tool in catalog.core} & set(names)
+
+    messages += [
+        {"role": "assistant", "content": reply.content},
+        {"role": "user", "content": [result]},
+    ]
+    await client.messages.create(
+        model="claude-fake", max_tokens=256, tools=tools, messages=messages
+    )
+    first, second = server.bodies(MESSAGES)
+    assert second["tools"] == first["tools"] == tools  # the cached prefix is untouched
+    TypeAdapter(list[MessageParam]).validate_python(second["messages"])
+    assert second["messages"][-1]["content"] == [result]
+    assert loaded_tool_names(second["messages"]) == names
+
+
+async def test_a_second_search_skips_what_is_loaded(retriever: InMemoryRetriever) -> None:
+    catalog = crm_catalog()
+    use = {"type": "tool_use", "id": "toolu_02", "name": SEARCH_TOOL_NAME}
+    result = await answer_anthropic_search(
+        retriever, catalog, {**use, "input": {"query": ARABIC}}, bound=["delete_record"]
+    )
+    assert "delete_record" not in [part.get("tool_name") for part in result["content"]]
+    blank = await answer_anthropic_search(retriever, catalog, {**use, "input": {}})
+    conforms(blank, ToolResultBlockParam)
+    assert blank["is_error"] is True
+
+
+async def test_the_preselection_is_a_search_round_appended_after_the_message(
+    server: FakeLLM, retriever: InMemoryRetriever
+) -> None:
+    catalog = crm_catalog()
+    selection = await retriever.select(catalog, ARABIC)
+    rounds = anthropic_preselection(selection, ARABIC)
+    assert [message["role"] for message in rounds] == ["assistant", "user"]
+    conforms(rounds[0]["content"][0], ToolUseBlockParam)
+    conforms(rounds[1]["content"][0], ToolResultBlockParam)
+    referenced = [part["tool_name"] for part in rounds[1]["content"][0]["content"]]
+    assert referenced == [name for name in selection.names if not catalog[name].core]
+    assert (
+        anthropic_preselection(selection, ARABIC) == rounds
+    )  # deterministic, so the history stays cached
+
+    client = anthropic.AsyncAnthropic(base_url=server.url, api_key="test", max_retries=0)
+    server.reply(MESSAGES, anthropic_message([{"type": "text", "text": "Done."}]))
+    messages = [{"role": "user", "content": ARABIC}, *rounds]
+    await client.messages.create(
+        model="claude-fake", max_tokens=256, tools=anthropic_tools(catalog), messages=messages
+    )
+    sent = server.bodies(MESSAGES)[0]["messages"]
+    TypeAdapter(list[MessageParam]).validate_python(sent)
+    assert loaded_tool_names(sent) == referenced

@@ -1,0 +1,160 @@
+"""The LangChain agent middleware: core + top-k before each model call, one embedding per turn,
+through a real ``create_agent`` with ``ChatOpenAI`` against a local Chat Completions server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from langchain.agents import create_agent
+from langchain_core.tools import BaseTool, tool
+from langchain_openai import ChatOpenAI
+from openai.types.chat import ChatCompletionFunctionToolParam
+
+from tests.embedders import CountingEmbedder
+from tests.fake_llm import CHAT, FakeLLM, chat_completion
+from tests.sdk_types import conforms
+from toolret import FIND_TOOLS_NAME, InMemoryRetriever, StableToolList
+from toolret.integrations.langchain import (
+    STATE_KEY,
+    ToolRetrievalMiddleware,
+    catalog_from_langchain,
+)
+
+ARABIC = "احذف جهة الاتصال المكررة لشركة أكمي"
+
+
+@tool
+def find_records(query: str) -> str:
+    """Search records of any object by text or by field values and return matching rows."""
+    return "[]"
+
+
+@tool
+def delete_record(record_id: str) -> str:
+    """Permanently delete one record, such as a contact or a company, from the CRM."""
+    return "deleted"
+
+
+@tool
+def create_task(title: str) -> str:
+    """Create a task or a to-do with a due date, assigned to a person, linked to a record."""
+    return "created"
+
+
+@tool
+def add_comment(record_id: str, text: str) -> str:
+    """Add a comment or a note to a record's timeline, visible to everyone on the record."""
+    return "added"
+
+
+@tool
+def export_records(object_name: str) -> str:
+    """Export the records of an object to a CSV file that can be downloaded or emailed."""
+    return "exported"
+
+
+@tool
+def create_view(name: str) -> str:
+    """Create a saved view of an object: a table or kanban board with filters and grouping."""
+    return "created"
+
+
+@tool
+def find_tools(capability: str) -> str:
+    """Find more tools for a capability in plain language; they become callable next step."""
+    return '{"tools": [{"name": "create_view", "description": "..."}]}'
+
+
+TOOLS: list[BaseTool] = [
+    find_records,
+    delete_record,
+    create_task,
+    add_comment,
+    export_records,
+    create_view,
+    find_tools,
+]
+
+
+def sent_tools(body: dict[str, Any]) -> list[str]:
+    for definition in body["tools"]:
+        conforms(definition, ChatCompletionFunctionToolParam)
+    return [definition["function"]["name"] for definition in body["tools"]]
+
+
+@pytest.fixture
+def server() -> Iterator[FakeLLM]:
+    with FakeLLM() as fake:
+        yield fake
+
+
+def agent_with(server: FakeLLM, middleware: ToolRetrievalMiddleware) -> Any:
+    model = ChatOpenAI(model="gpt-fake", base_url=f"{server.url}/v1", api_key="test", max_retries=0)
+    return create_agent(model, tools=TOOLS, middleware=[middleware])
+
+
+def middleware_for(embedder: CountingEmbedder, **options: Any) -> ToolRetrievalMiddleware:
+    catalog = catalog_from_langchain(
+        [t for t in TOOLS if t.name != FIND_TOOLS_NAME], core=["find_records"]
+    )
+    return ToolRetrievalMiddleware(
+        InMemoryRetriever(embedder, k=1, time_budget=60), catalog, **options
+    )
+
+
+async def test_every_round_gets_core_plus_top_k_and_one_embedding(server: FakeLLM) -> None:
+    embedder = CountingEmbedder()
+    call = {"id": "call_1", "name": "delete_record", "arguments": {"record_id": "42"}}
+    server.reply(CHAT, chat_completion(tool_calls=[call]))
+    server.reply(CHAT, chat_completion("Deleted."))
+    agent = agent_with(server, middleware_for(embedder))
+
+    result = await agent.ainvoke({"messages": [{"role": "user", "content": ARABIC}]})
+
+    assert result["messages"][-1].content == "Deleted."
+    first, second = server.bodies(CHAT)
+    assert (
+        sent_tools(first) == sent_tools(second) == ["find_records", "delete_record", "find_tools"]
+    )
+    assert embedder.queries.count(ARABIC) == 1  # two rounds, one query embedding
+
+
+async def test_find_tools_discoveries_are_bound_for_the_rest_of_the_turn(server: FakeLLM) -> None:
+    call = {"id": "call_1", "name": FIND_TOOLS_NAME, "arguments": {"capability": "kanban"}}
+    server.reply(CHAT, chat_completion(tool_calls=[call]))
+    server.reply(CHAT, chat_completion("Here is your board."))
+    agent = agent_with(server, middleware_for(CountingEmbedder()))
+
+    await agent.ainvoke({"messages": [{"role": "user", "content": ARABIC}]})
+
+    first, second = map(sent_tools, server.bodies(CHAT))
+    assert "create_view" not in first
+    assert second == [*first[:-1], "create_view", FIND_TOOLS_NAME]
+
+
+async def test_stable_lists_only_grow_across_turns(server: FakeLLM) -> None:
+    middleware = middleware_for(CountingEmbedder(), stable=True)
+    agent = agent_with(server, middleware)
+    server.reply(CHAT, chat_completion("One."))
+    server.reply(CHAT, chat_completion("Two."))
+    state = await agent.ainvoke({"messages": [{"role": "user", "content": ARABIC}]})
+    follow_up = {"role": "user", "content": "Export the deals to a CSV file"}
+    state = await agent.ainvoke({**state, "messages": [*state["messages"], follow_up]})
+
+    first, second = map(sent_tools, server.bodies(CHAT))
+    assert second[: len(first) - 1] == first[:-1]  # the catalog's tools: a prefix, then more
+    assert second == ["find_records", "delete_record", "export_records", FIND_TOOLS_NAME]
+    assert state[STATE_KEY] == StableToolList(middleware.catalog, second[:-1]).names
+
+
+async def test_the_sync_agent_runs_the_retriever_on_its_own_loop(server: FakeLLM) -> None:
+    server.reply(CHAT, chat_completion("Deleted."))
+    agent = agent_with(server, middleware_for(CountingEmbedder()))
+    result = await asyncio.to_thread(
+        agent.invoke, {"messages": [{"role": "user", "content": ARABIC}]}
+    )
+    assert result["messages"][-1].content == "Deleted."
+    assert sent_tools(server.bodies(CHAT)[0]) == ["find_records", "delete_record", "find_tools"]

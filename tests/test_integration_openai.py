@@ -1,0 +1,159 @@
+"""OpenAI Responses ``tool_search`` executed by the client, with toolret answering it, through the
+real ``openai`` SDK against a local server speaking the Responses wire format."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import openai
+import pytest
+from openai.types.responses import (
+    FunctionToolParam,
+    NamespaceToolParam,
+    ResponseFunctionToolCall,
+    ResponseInputParam,
+    ResponseToolSearchCall,
+    ToolSearchToolParam,
+)
+from openai.types.responses.namespace_tool_param import ToolFunction
+from openai.types.responses.response_tool_search_output_item_param_param import (
+    ResponseToolSearchOutputItemParamParam,
+)
+from openai.types.responses.tool_search_output_namespace_tool_param import (
+    ToolFunction as LoadedFunction,
+)
+from openai.types.responses.tool_search_output_namespace_tool_param import (
+    ToolSearchOutputNamespaceToolParam,
+)
+from pydantic import TypeAdapter
+
+from tests.embedders import CountingEmbedder
+from tests.fake_llm import RESPONSES, FakeLLM, responses_response
+from tests.sdk_types import conforms
+from tests.tools import CRM_TOOLS
+from toolret import Catalog, InMemoryRetriever, catalog_from_mcp
+from toolret.integrations.openai import (
+    answer_responses_search,
+    called_tool_name,
+    responses_tools,
+)
+
+TURKISH = "Yarın için müşteriyi arama görevi oluştur"
+WORK = {"comments", "tasks"}
+
+
+def mcp_catalog() -> Catalog:
+    """The CRM tools served by two MCP servers: ``crm`` and ``work`` (comments and tasks)."""
+    servers: dict[str, list[dict[str, Any]]] = {"crm": [], "work": []}
+    for tool in CRM_TOOLS:
+        listing = {
+            "name": tool.name,
+            "description": tool.description,
+            "inputSchema": {"type": "object", "properties": {}},
+        }
+        servers["work" if tool.domain in WORK else "crm"].append(listing)
+    return catalog_from_mcp(servers, core=["crm__find_records", "crm__inspect_schema"])
+
+
+@pytest.fixture
+def server() -> Iterator[FakeLLM]:
+    with FakeLLM() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def retriever() -> AsyncIterator[InMemoryRetriever]:
+    async with InMemoryRetriever(CountingEmbedder(), k=3, time_budget=60) as memory:
+        await memory.index(mcp_catalog())
+        yield memory
+
+
+def test_core_is_loaded_and_each_server_is_a_deferred_namespace() -> None:
+    catalog = mcp_catalog()
+    tools = responses_tools(catalog)
+    kinds = [tool["type"] for tool in tools]
+    assert kinds == ["function", "function", "tool_search", "namespace", "namespace"]
+    for function in tools[:2]:
+        conforms(function, FunctionToolParam)
+        assert "defer_loading" not in function
+    assert [tool["name"] for tool in tools[:2]] == [t.name for t in catalog.core]
+    conforms(tools[2], ToolSearchToolParam)
+    assert tools[2]["execution"] == "client"
+    spaces = {tool["name"]: tool for tool in tools[3:]}
+    assert set(spaces) == {"crm", "work"}
+    for space in spaces.values():
+        conforms(space, NamespaceToolParam)
+        for function in space["tools"]:
+            conforms(function, ToolFunction)
+            assert function["defer_loading"] is True
+    assert {f["name"] for f in spaces["work"]["tools"]} == {
+        "add_comment",
+        "create_task",
+        "send_email",
+    }
+    assert responses_tools(catalog) == tools
+
+
+async def test_toolret_answers_a_client_tool_search_in_turkish_through_the_sdk(
+    server: FakeLLM, retriever: InMemoryRetriever
+) -> None:
+    catalog = mcp_catalog()
+    tools = responses_tools(catalog)
+    client = openai.AsyncOpenAI(base_url=f"{server.url}/v1", api_key="test", max_retries=0)
+    search = {"type": "tool_search_call", "id": "ts_1", "call_id": "call_1", "status": "completed"}
+    server.reply(
+        RESPONSES,
+        responses_response([{**search, "execution": "client", "arguments": {"query": TURKISH}}]),
+    )
+    call = {"type": "function_call", "id": "fc_1", "call_id": "call_2", "status": "completed"}
+    server.reply(
+        RESPONSES,
+        responses_response(
+            [{**call, "namespace": "work", "name": "create_task", "arguments": "{}"}]
+        ),
+    )
+
+    items: list[Any] = [{"role": "user", "content": TURKISH}]
+    response = await client.responses.create(model="gpt-fake", input=items, tools=tools)
+    item = response.output[0]
+    assert isinstance(item, ResponseToolSearchCall)
+    output = await answer_responses_search(retriever, catalog, item)
+    conforms(output, ResponseToolSearchOutputItemParamParam)
+    assert output["call_id"] == "call_1"
+    loaded = {space["name"]: space for space in output["tools"]}
+    for space in loaded.values():
+        conforms(space, ToolSearchOutputNamespaceToolParam)
+        for function in space["tools"]:
+            conforms(function, LoadedFunction)
+    assert "create_task" in [f["name"] for f in loaded["work"]["tools"]]
+
+    items += [item.model_dump(exclude_none=True), output]
+    response = await client.responses.create(model="gpt-fake", input=items, tools=tools)
+    called = response.output[0]
+    assert isinstance(called, ResponseFunctionToolCall)
+    assert called_tool_name(catalog, called) == "work__create_task"
+
+    first, second = server.bodies(RESPONSES)
+    assert second["tools"] == first["tools"] == tools  # the cached prefix is untouched
+    TypeAdapter(ResponseInputParam).validate_python(second["input"])
+    assert second["input"][-1] == output
+
+
+async def test_no_query_loads_nothing(retriever: InMemoryRetriever) -> None:
+    output = await answer_responses_search(
+        retriever, mcp_catalog(), {"call_id": "call_9", "arguments": {"query": " "}}
+    )
+    conforms(output, ResponseToolSearchOutputItemParamParam)
+    assert output["tools"] == []
+
+
+def test_plain_function_tools_are_deferred_one_by_one() -> None:
+    catalog = Catalog(CRM_TOOLS)
+    tools = responses_tools(catalog)
+    deferred = [tool for tool in tools if tool.get("defer_loading")]
+    assert {tool["name"] for tool in deferred} == {tool.name for tool in catalog.candidates}
+    for tool in deferred:
+        conforms(tool, FunctionToolParam)
+    assert called_tool_name(catalog, {"name": "delete_record"}) == "delete_record"
+    assert called_tool_name(catalog, {"name": "nope"}) is None

@@ -1,0 +1,200 @@
+"""A LangChain / LangGraph agent middleware: core + top-k tools before each model call, no LLM.
+
+``ToolRetrievalMiddleware`` sits where ``LLMToolSelectorMiddleware`` sits (``create_agent(...,
+middleware=[...])``, the framework's ``AgentMiddleware.wrap_model_call``), but chooses with
+toolret's ranking instead of a model call. Before each model call it narrows the request's tools
+to the catalog's core tools, the top ``k`` for the latest human message (any language) and the
+tools find_tools discovered in this turn; tools the catalog does not know (find_tools itself,
+provider tools) pass through. The rounds of one turn share the latest human message, so they
+share one selection and one query embedding.
+
+With ``stable=True`` the tools come in the conversation's first-seen order, core first, and only
+grow (``StableToolList``), kept in the agent state under ``toolret_tools``, so the provider's
+prompt cache holds across turns.
+
+LangChain is an optional extra: ``pip install 'toolret[langchain]'``.
+
+    middleware = ToolRetrievalMiddleware(InMemoryRetriever(), catalog_from_langchain(tools))
+    agent = create_agent(model, tools=tools, middleware=[middleware])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import TYPE_CHECKING, Any, NotRequired, TypeVar, Unpack
+
+from toolret.adapters.openai import catalog_from_openai
+from toolret.adapters.source import CatalogOptions
+from toolret.catalog import Catalog
+from toolret.errors import ConfigurationError
+from toolret.find_tools import discovered_tool_names
+from toolret.rounds import Selector
+from toolret.selection import Mode, Reason, Selection
+from toolret.stable import StableToolList
+from toolret.transcript import latest_human_text
+
+try:
+    from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+except ImportError as error:  # pragma: no cover - exercised only without the extra
+    raise ConfigurationError(
+        "toolret's LangChain middleware needs LangChain: pip install 'toolret[langchain]'"
+    ) from error
+
+if TYPE_CHECKING:
+    from langchain.agents.middleware import ModelResponse
+
+__all__ = ["STATE_KEY", "ToolRetrievalMiddleware", "ToolretState", "catalog_from_langchain"]
+
+STATE_KEY = "toolret_tools"
+_T = TypeVar("_T")
+_CACHED_SELECTIONS = 64
+
+
+class ToolretState(AgentState[Any]):
+    """The agent state with the conversation's cache-stable tool list (``stable=True``)."""
+
+    toolret_tools: NotRequired[list[str]]
+
+
+def catalog_from_langchain(tools: Sequence[Any], **options: Unpack[CatalogOptions]) -> Catalog:
+    """A catalog from LangChain tools (``BaseTool``, ``@tool`` functions, or tool dicts), via
+    their OpenAI function definitions; keyword arguments as ``catalog_from_openai``."""
+    return catalog_from_openai([convert_to_openai_tool(tool) for tool in tools], **options)
+
+
+class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
+    """Narrows each model call's tools to core + top ``k`` + this turn's find_tools discoveries.
+
+    ``retriever`` is an ``InMemoryRetriever`` or a ``ToolRetrievalClient``; ``catalog`` holds
+    the agent's tools (``catalog_from_langchain``). Selection never fails the call: whatever
+    goes wrong, the full roster is sent (toolret's fail-open contract). The sync path runs the
+    retriever on one private event loop thread.
+    """
+
+    state_schema = ToolretState
+
+    def __init__(
+        self,
+        retriever: Selector,
+        catalog: Catalog,
+        *,
+        k: int | None = None,
+        stable: bool = False,
+        stable_limit: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.retriever = retriever
+        self.catalog = catalog
+        self.k = k
+        self.stable = stable
+        self.stable_limit = stable_limit
+        self._selections: OrderedDict[str, Selection] = OrderedDict()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return "ToolRetrievalMiddleware"
+
+    # -- the hooks ----------------------------------------------------------------------------
+
+    async def abefore_model(self, state: ToolretState, runtime: Any) -> dict[str, Any] | None:
+        """With ``stable``: grow the conversation's tool list in the state."""
+        if not self.stable:
+            return None
+        return {STATE_KEY: await self._grown(state)}
+
+    def before_model(self, state: ToolretState, runtime: Any) -> dict[str, Any] | None:
+        if not self.stable:
+            return None
+        return {STATE_KEY: self._run(self._grown(state))}
+
+    async def awrap_model_call(
+        self,
+        request: ModelRequest[Any],
+        handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
+    ) -> Any:
+        """Call the model with the narrowed tools."""
+        return await handler(await self._narrowed(request))
+
+    def wrap_model_call(
+        self,
+        request: ModelRequest[Any],
+        handler: Callable[[ModelRequest[Any]], ModelResponse[Any]],
+    ) -> Any:
+        return handler(self._run(self._narrowed(request)))
+
+    # -- selection ----------------------------------------------------------------------------
+
+    async def select(self, messages: Sequence[Any]) -> list[str]:
+        """The catalog names to bind for this transcript: the selection, then this turn's
+        find_tools discoveries."""
+        selection = await self._selection(latest_human_text(messages))
+        discovered = [name for name in discovered_tool_names(messages) if name in self.catalog]
+        return list(dict.fromkeys([*selection.names, *discovered]))
+
+    async def _selection(self, text: str) -> Selection:
+        cached = self._selections.get(text)
+        if cached is not None:
+            self._selections.move_to_end(text)
+            return cached
+        selection = await self.retriever.select(self.catalog, text, k=self.k)
+        if selection.mode is Mode.FULL and selection.reason is not Reason.BLANK_MESSAGE:
+            return selection  # a failure is not remembered: the next round tries again
+        self._selections[text] = selection
+        if len(self._selections) > _CACHED_SELECTIONS:
+            self._selections.popitem(last=False)
+        return selection
+
+    async def _grown(self, state: ToolretState) -> list[str]:
+        messages = list(state.get("messages", []))
+        held = _names(state.get(STATE_KEY))
+        stable = StableToolList(self.catalog, held, limit=self.stable_limit)
+        selection = await self._selection(latest_human_text(messages))
+        stable.apply(selection)
+        stable.extend(name for name in discovered_tool_names(messages) if name in self.catalog)
+        return stable.names
+
+    async def _narrowed(self, request: ModelRequest[Any]) -> ModelRequest[Any]:
+        try:
+            held = _names(request.state.get(STATE_KEY)) if self.stable else []
+            names = held or await self.select(request.messages)
+        except Exception:  # fail-open: the request goes out with every tool it had
+            return request
+        order = {name: i for i, name in enumerate(names)}
+        known = [tool for tool in request.tools if _name(tool) in order]
+        known.sort(key=lambda tool: order.get(_name(tool) or "", 0))
+        other = [tool for tool in request.tools if _name(tool) not in self.catalog]
+        return request.override(tools=[*known, *other])
+
+    # -- the sync path ------------------------------------------------------------------------
+
+    def _run(self, coroutine: Coroutine[Any, Any, _T]) -> _T:
+        """Run on this middleware's own event loop thread (the retriever's tasks and pools
+        belong to one loop)."""
+        with self._loop_lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(
+                    target=loop.run_forever, name="toolret-langchain", daemon=True
+                )
+                thread.start()
+                self._loop = loop
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+
+def _names(value: object) -> list[str]:
+    return [name for name in value if isinstance(name, str)] if isinstance(value, list) else []
+
+
+def _name(tool: Any) -> str | None:
+    if isinstance(tool, dict):
+        function = tool.get("function")
+        name = function.get("name") if isinstance(function, dict) else tool.get("name")
+        return name if isinstance(name, str) else None
+    name = getattr(tool, "name", None)
+    return name if isinstance(name, str) else None
