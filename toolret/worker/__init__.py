@@ -1,0 +1,12 @@
+"""The toolret worker: the reindex job, the maintenance cron and arq's ``WorkerSettings``.
+
+It owns all embedding of tool descriptions: a ``reindex`` job per (model, corpus hash), a
+deploy trigger at startup and an hourly cron that re-checks configured catalogs and collects
+garbage. The request path never embeds a document. Deploy it with ``arq
+workers.WorkerSettings`` from a checkout or image, or ``arq toolret.worker.WorkerSettings``
+from an installed ``toolret[worker]``.
+"""
+
+from toolret.worker.settings import WorkerSettings, shutdown, startup
+
+__all__ = ["WorkerSettings", "shutdown", "startup"]
