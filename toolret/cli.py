@@ -72,7 +72,7 @@ def main() -> None:
 @app.command()
 def search(
     message: Annotated[str, typer.Argument(help="The user's message, in any language.")],
-    catalog: CatalogOption = "evals.roster:catalog",
+    catalog: CatalogOption = "toolret.demo_roster:catalog",
     k: KOption = None,
     mode: ModeOption = None,
 ) -> None:

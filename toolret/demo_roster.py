@@ -9,14 +9,14 @@ view, link / unlink records, delete / restore / undo). ``category`` is the risk 
 
 Each description is written for a reader who does not know the tool exists: what it does, when
 to use it, and what it does not do (naming the tool to use instead). Example requests per tool
-live in ``evals.examples``; ``catalog`` carries them, ``catalog_without_examples`` does not.
+live in ``toolret.demo_examples``; ``catalog`` carries them, ``catalog_without_examples`` does not.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from evals.examples import EXAMPLES
+from toolret.demo_examples import EXAMPLES
 from toolret.catalog import Catalog
 from toolret.tool import Tool
 
