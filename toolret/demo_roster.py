@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from toolret.demo_examples import EXAMPLES
 from toolret.catalog import Catalog
+from toolret.demo_examples import EXAMPLES
 from toolret.tool import Tool
 
 __all__ = [
