@@ -7,6 +7,10 @@ workers.WorkerSettings`` from a checkout or image, or ``arq toolret.worker.Worke
 from an installed ``toolret[worker]``.
 """
 
-from toolret.worker.settings import WorkerSettings, shutdown, startup
+from toolret.extras import require
+
+require("worker", "arq", "redis", purpose="the toolret worker")
+
+from toolret.worker.settings import WorkerSettings, shutdown, startup  # noqa: E402
 
 __all__ = ["WorkerSettings", "shutdown", "startup"]
