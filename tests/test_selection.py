@@ -12,12 +12,11 @@ from toolret import (
     EmbedderUnavailableError,
     Mode,
     NotIndexedError,
-    Ranking,
     Reason,
     Selection,
     StoreError,
 )
-from toolret.selection import narrow, select_guarded
+from toolret.selection import Ranking, narrow, select_guarded
 
 
 def descending(catalog_size: int) -> Ranking:

@@ -2,26 +2,20 @@
 
 Send the model the always-on core tools plus the few the message needs, ranked by meaning in
 any language; fall open to the full roster whenever anything goes wrong.
+
+What an integrator uses is here: the client (Postgres) and the in-memory retriever, the
+catalog and its adapters, the selection and its reasons, find_tools, the per-round hook, the
+error tree and the embedder protocol. ``import toolret`` loads only the errors; everything else
+is imported on first use (PEP 562), so an application pays for what it touches. Internals
+(the store, the lexical index, the queue, payloads, the embedded Postgres) stay importable from
+their own modules.
 """
 
-from toolret.adapters import (
-    McpOrigin,
-    ToolRegistry,
-    catalog_from_anthropic,
-    catalog_from_mcp,
-    catalog_from_openai,
-    default_registry,
-    load_examples,
-    mcp_origin,
-    mcp_tool_name,
-    to_anthropic,
-    to_openai,
-    tool_def,
-)
-from toolret.catalog import DEFAULT_DOMAIN_RANK, Catalog
-from toolret.client import ToolRetrievalClient
-from toolret.embedded_pg import local_database_url
-from toolret.embedders import BundledE5Embedder, CachingEmbedder, Embedder, GeminiEmbedder
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from toolret.errors import (
     CatalogError,
     CatalogSourceError,
@@ -40,46 +34,94 @@ from toolret.errors import (
     ToolretError,
     UnknownCoreToolError,
 )
-from toolret.find_tools import (
-    FIND_TOOLS_NAME,
-    MAX_DISCOVERED_TOOLS,
-    ToolFinder,
-    answer_find_tools,
-    discovered_tool_names,
-    find_tools_definition,
-)
-from toolret.indexing import IndexReport, index_catalog
-from toolret.lexical import BM25Index, tokenize
-from toolret.memory import InMemoryRetriever
-from toolret.payload import from_payload, to_payload
-from toolret.queue import ReindexQueue
-from toolret.rounds import make_per_round_retrieve
-from toolret.schema import upgrade_database
-from toolret.selection import Mode, Ranking, Reason, Selection
-from toolret.settings import Settings, make_embedder
-from toolret.store import VectorStore
-from toolret.store_types import GCReport, StoreStatus
-from toolret.tool import Document, Tool, readable_identifier
+
+if TYPE_CHECKING:
+    from toolret.adapters import (
+        McpOrigin,
+        ToolRegistry,
+        catalog_from_anthropic,
+        catalog_from_mcp,
+        catalog_from_openai,
+        default_registry,
+        load_examples,
+        mcp_origin,
+        to_anthropic,
+        to_openai,
+        tool_def,
+    )
+    from toolret.catalog import Catalog
+    from toolret.client import ToolRetrievalClient
+    from toolret.embedders import BundledE5Embedder, Embedder, GeminiEmbedder
+    from toolret.embedders.base import Vector, Vectors
+    from toolret.find_tools import (
+        FIND_TOOLS_NAME,
+        ToolFinder,
+        answer_find_tools,
+        discovered_tool_names,
+        find_tools_definition,
+    )
+    from toolret.indexing import IndexReport
+    from toolret.memory import InMemoryRetriever
+    from toolret.rounds import make_per_round_retrieve
+    from toolret.schema import upgrade_database
+    from toolret.selection import Mode, Reason, Selection
+    from toolret.settings import Settings
+    from toolret.tool import Role, Tool
+
+_LAZY: dict[str, str] = {
+    # retrievers
+    "ToolRetrievalClient": "toolret.client",
+    "InMemoryRetriever": "toolret.memory",
+    "Settings": "toolret.settings",
+    "IndexReport": "toolret.indexing",
+    "upgrade_database": "toolret.schema",
+    # the catalog and its adapters
+    "Catalog": "toolret.catalog",
+    "Tool": "toolret.tool",
+    "ToolRegistry": "toolret.adapters",
+    "tool_def": "toolret.adapters",
+    "default_registry": "toolret.adapters",
+    "catalog_from_openai": "toolret.adapters",
+    "catalog_from_anthropic": "toolret.adapters",
+    "catalog_from_mcp": "toolret.adapters",
+    "to_openai": "toolret.adapters",
+    "to_anthropic": "toolret.adapters",
+    "load_examples": "toolret.adapters",
+    "McpOrigin": "toolret.adapters",
+    "mcp_origin": "toolret.adapters",
+    # the selection and its reasons
+    "Selection": "toolret.selection",
+    "Mode": "toolret.selection",
+    "Reason": "toolret.selection",
+    # find_tools and the per-round hook
+    "FIND_TOOLS_NAME": "toolret.find_tools",
+    "ToolFinder": "toolret.find_tools",
+    "answer_find_tools": "toolret.find_tools",
+    "discovered_tool_names": "toolret.find_tools",
+    "find_tools_definition": "toolret.find_tools",
+    "make_per_round_retrieve": "toolret.rounds",
+    # embedders
+    "Embedder": "toolret.embedders",
+    "BundledE5Embedder": "toolret.embedders",
+    "GeminiEmbedder": "toolret.embedders",
+    "Role": "toolret.tool",
+    "Vector": "toolret.embedders.base",
+    "Vectors": "toolret.embedders.base",
+}
 
 __all__ = [
-    "DEFAULT_DOMAIN_RANK",
     "FIND_TOOLS_NAME",
-    "MAX_DISCOVERED_TOOLS",
-    "BM25Index",
     "BundledE5Embedder",
-    "CachingEmbedder",
     "Catalog",
     "CatalogError",
     "CatalogSourceError",
     "ClientStateError",
     "ConfigurationError",
     "CorpusIncompleteError",
-    "Document",
     "DuplicateToolError",
     "Embedder",
     "EmbedderError",
     "EmbedderUnavailableError",
-    "GCReport",
     "GeminiEmbedder",
     "InMemoryRetriever",
     "IndexReport",
@@ -88,13 +130,11 @@ __all__ = [
     "Mode",
     "NotIndexedError",
     "QueueError",
-    "Ranking",
     "Reason",
-    "ReindexQueue",
+    "Role",
     "Selection",
     "Settings",
     "StoreError",
-    "StoreStatus",
     "Tool",
     "ToolDescriptionError",
     "ToolFinder",
@@ -103,7 +143,8 @@ __all__ = [
     "ToolRetrievalClient",
     "ToolretError",
     "UnknownCoreToolError",
-    "VectorStore",
+    "Vector",
+    "Vectors",
     "answer_find_tools",
     "catalog_from_anthropic",
     "catalog_from_mcp",
@@ -111,19 +152,25 @@ __all__ = [
     "default_registry",
     "discovered_tool_names",
     "find_tools_definition",
-    "from_payload",
-    "index_catalog",
     "load_examples",
-    "local_database_url",
-    "make_embedder",
     "make_per_round_retrieve",
     "mcp_origin",
-    "mcp_tool_name",
-    "readable_identifier",
     "to_anthropic",
     "to_openai",
-    "to_payload",
-    "tokenize",
     "tool_def",
     "upgrade_database",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use, and keep the name here afterwards."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolret' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
