@@ -35,14 +35,15 @@ class Selector(Protocol):
 
 
 def make_per_round_retrieve(
-    catalog: Catalog, k: int = 8, *, retriever: Selector | None = None
+    catalog: Catalog, k: int | None = None, *, retriever: Selector | None = None
 ) -> PerRoundRetrieve:
     """Build the callable an agent loop calls every round.
 
     ``retriever`` defaults to an ``InMemoryRetriever`` on the configured embedder (its query
     embeddings are cached). The callable takes the transcript (a list of messages in OpenAI,
     Anthropic or LangChain shape) or the message text, plus the names already active, and returns
-    the active names with this round's core and retrieved tools added: catalog tools in catalog
+    the active names with this round's core and retrieved tools added (``k`` of them: by default
+    the retriever's own, 12 or ``TOOLRET_K``): catalog tools in catalog
     order, then any active names the catalog does not know, in the order given.
     """
     selector: Selector = retriever if retriever is not None else InMemoryRetriever(k=k)
