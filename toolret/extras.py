@@ -6,7 +6,8 @@ agent service only sometimes needs is an extra:
 
 - ``toolret[gemini]``: Gemini embeddings (google-genai), used when ``GEMINI_API_KEY`` is set;
 - ``toolret[worker]``: the arq worker, and asking it to reindex through Redis (``REDIS_URL``);
-- ``toolret[mcp]``: reading a live MCP server's ``tools/list``.
+- ``toolret[mcp]``: the MCP SDK, for an application that lists a live server's tools
+  (``catalog_from_mcp`` reads its results, or raw ``tools/list`` JSON, without importing it).
 """
 
 from __future__ import annotations
