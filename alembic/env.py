@@ -27,7 +27,12 @@ MIGRATION_LOCK = 7_302_519_884_113_021_001
 """Advisory lock key held while migrating (any constant unique to toolret)."""
 
 config = context.config
-if config.config_file_name is not None and not config.attributes.get("skip_logging"):
+# An application's own alembic.ini (script_location = toolret:migrations) may have no logging.
+if (
+    config.config_file_name is not None
+    and config.file_config.has_section("loggers")
+    and not config.attributes.get("skip_logging")
+):
     fileConfig(config.config_file_name, disable_existing_loggers=False)
 
 

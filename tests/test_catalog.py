@@ -15,8 +15,8 @@ from toolret import (
     ToolDescriptionError,
     ToolretError,
     UnknownCoreToolError,
-    readable_identifier,
 )
+from toolret.tool import readable_identifier
 
 MODEL = "test-model@384"
 DESCRIPTION = "A description that is long enough to pass the minimum length check."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tools import crm_catalog
-from toolret import BM25Index, tokenize
+from toolret.lexical import BM25Index, tokenize
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.embedders import CountingEmbedder
-from tests.tools import crm_catalog
+from tests.tools import crm_catalog, numbered_catalog
 from toolret import InMemoryRetriever
 from toolret.rounds import PerRoundRetrieve, make_per_round_retrieve
 
@@ -90,3 +90,30 @@ async def test_a_broken_transcript_keeps_the_active_tools(embedder: CountingEmbe
 async def test_no_human_message_sends_the_full_roster(embedder: CountingEmbedder) -> None:
     retrieve = await hook(embedder, k=2)
     assert await retrieve([{"role": "system", "content": "hi"}]) == crm_catalog().names
+
+
+async def test_the_hook_binds_as_many_tools_as_everything_else_by_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No ``k``: the retriever's own (12, like the client and ``TOOLRET_K``), not a k of its own."""
+    monkeypatch.setenv("TOOLRET_MODE", "bm25")  # no model: the hook's own retriever, lexical
+    retrieve = make_per_round_retrieve(numbered_catalog(30))
+
+    names = await retrieve("Candidate tool number 7")
+
+    assert "tool_007" in names
+    assert len(names) == 1 + 12
+
+
+async def test_the_in_memory_retriever_reads_mode_and_k_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TOOLRET_MODE", "bm25")
+    monkeypatch.setenv("TOOLRET_K", "3")
+    retriever = InMemoryRetriever()
+
+    selection = await retriever.select(numbered_catalog(30), "Candidate tool number 7")
+
+    assert (retriever.mode, retriever.k) == ("bm25", 3)
+    assert "tool_007" in selection.names
+    assert len(selection.names) == 1 + 3

@@ -12,13 +12,12 @@ from toolret import (
     EmbedderUnavailableError,
     Mode,
     NotIndexedError,
-    Ranking,
     Reason,
     SchemaMissingError,
     Selection,
     StoreError,
 )
-from toolret.selection import narrow, select_guarded
+from toolret.selection import Ranking, narrow, select_guarded
 
 
 def descending(catalog_size: int) -> Ranking:

@@ -29,9 +29,9 @@ from toolret.embedders.base import Vectors
 from toolret.indexing import index_catalog
 from toolret.queue import QUEUE_NAME, ReindexQueue, redis_settings, reindex_job_id
 from toolret.store import VectorRow, VectorStore
+from toolret.worker.cron import maintain
+from toolret.worker.jobs import MAX_TRIES
 from workers import WorkerSettings, shutdown, startup
-from workers.cron import maintain
-from workers.jobs import MAX_TRIES
 
 REPO = Path(__file__).resolve().parent.parent
 FAST_RETRY = timedelta(milliseconds=5)

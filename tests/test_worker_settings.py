@@ -19,10 +19,10 @@ from tests.embedders import CountingEmbedder
 from toolret import Settings
 from toolret.queue import QUEUE_NAME, REINDEX_FUNCTION, redis_settings
 from toolret.store import VectorStore
+from toolret.worker.cron import maintain
+from toolret.worker.jobs import MAX_TRIES, reindex
+from toolret.worker.settings import REINDEX_TIMEOUT
 from workers import WorkerSettings, shutdown, startup
-from workers.cron import maintain
-from workers.jobs import MAX_TRIES, reindex
-from workers.settings import REINDEX_TIMEOUT
 
 REPO = Path(__file__).resolve().parent.parent
 DEADLINE = 60.0

@@ -2,36 +2,20 @@
 
 Send the model the always-on core tools plus the few the message needs, ranked by meaning in
 any language; fall open to the full roster whenever anything goes wrong.
+
+What an integrator uses is here: the client (Postgres) and the in-memory retriever, the
+catalog and its adapters, the selection and its reasons, find_tools, the per-round hook, the
+error tree and the embedder protocol. ``import toolret`` loads only the errors; everything else
+is imported on first use (PEP 562), so an application pays for what it touches. Internals
+(the store, the lexical index, the queue, payloads, the embedded Postgres) stay importable from
+their own modules.
 """
 
-import importlib
-from typing import Any
+from __future__ import annotations
 
-from toolret import tokens
-from toolret.adapters import (
-    McpOrigin,
-    ToolRegistry,
-    catalog_from_anthropic,
-    catalog_from_mcp,
-    catalog_from_openai,
-    default_registry,
-    load_examples,
-    mcp_origin,
-    mcp_tool_name,
-    to_anthropic,
-    to_openai,
-    tool_def,
-)
-from toolret.catalog import DEFAULT_DOMAIN_RANK, Catalog
-from toolret.client import ToolRetrievalClient
-from toolret.embedded_pg import local_database_url
-from toolret.embedders import (
-    BundledE5Embedder,
-    CachingEmbedder,
-    Embedder,
-    GeminiEmbedder,
-    InputWindow,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from toolret.errors import (
     CatalogError,
     CatalogSourceError,
@@ -52,90 +36,133 @@ from toolret.errors import (
     ToolTextError,
     UnknownCoreToolError,
 )
-from toolret.find_tools import (
-    FIND_TOOLS_NAME,
-    MAX_DISCOVERED_TOOLS,
-    ToolFinder,
-    answer_find_tools,
-    discovered_tool_names,
-    find_tools_definition,
-)
-from toolret.indexing import IndexReport, index_catalog
-from toolret.integrations.anthropic import (
-    answer_anthropic_search,
-    anthropic_preselection,
-    anthropic_tools,
-    loaded_tool_names,
-)
-from toolret.integrations.openai import (
-    answer_responses_search,
-    called_tool_name,
-    responses_tools,
-)
-from toolret.lexical import BM25Index, tokenize
-from toolret.memory import InMemoryRetriever
-from toolret.payload import from_payload, to_payload
-from toolret.queue import ReindexQueue
-from toolret.rounds import make_per_round_retrieve
-from toolret.schema import upgrade_database
-from toolret.selection import Mode, Ranking, Reason, Selection
-from toolret.settings import Settings, make_embedder
-from toolret.stable import StableToolList
-from toolret.store import VectorStore
-from toolret.store_types import GCReport, StoreStatus
-from toolret.tool import Document, Tool, readable_identifier
 
-_LAZY = {
+if TYPE_CHECKING:
+    from toolret.adapters import (
+        McpOrigin,
+        ToolRegistry,
+        catalog_from_anthropic,
+        catalog_from_mcp,
+        catalog_from_openai,
+        default_registry,
+        load_examples,
+        mcp_origin,
+        to_anthropic,
+        to_openai,
+        tool_def,
+    )
+    from toolret.catalog import Catalog
+    from toolret.client import ToolRetrievalClient
+    from toolret.embedders import BundledE5Embedder, Embedder, GeminiEmbedder
+    from toolret.embedders.base import Vector, Vectors
+    from toolret.find_tools import (
+        FIND_TOOLS_NAME,
+        ToolFinder,
+        answer_find_tools,
+        discovered_tool_names,
+        find_tools_definition,
+    )
+    from toolret.indexing import IndexReport
+    from toolret.integrations.anthropic import (
+        answer_anthropic_search,
+        anthropic_preselection,
+        anthropic_tools,
+        loaded_tool_names,
+    )
+    from toolret.integrations.langchain import ToolRetrievalMiddleware, catalog_from_langchain
+    from toolret.integrations.openai import (
+        answer_responses_search,
+        called_tool_name,
+        responses_tools,
+    )
+    from toolret.memory import InMemoryRetriever
+    from toolret.rounds import make_per_round_retrieve
+    from toolret.schema import upgrade_database
+    from toolret.selection import Mode, Reason, Selection
+    from toolret.settings import Settings
+    from toolret.stable import StableToolList
+    from toolret.tool import Role, Tool
+
+_LAZY: dict[str, str] = {
+    # retrievers
+    "ToolRetrievalClient": "toolret.client",
+    "InMemoryRetriever": "toolret.memory",
+    "Settings": "toolret.settings",
+    "IndexReport": "toolret.indexing",
+    "upgrade_database": "toolret.schema",
+    # the catalog and its adapters
+    "Catalog": "toolret.catalog",
+    "Tool": "toolret.tool",
+    "ToolRegistry": "toolret.adapters",
+    "tool_def": "toolret.adapters",
+    "default_registry": "toolret.adapters",
+    "catalog_from_openai": "toolret.adapters",
+    "catalog_from_anthropic": "toolret.adapters",
+    "catalog_from_mcp": "toolret.adapters",
+    "to_openai": "toolret.adapters",
+    "to_anthropic": "toolret.adapters",
+    "load_examples": "toolret.adapters",
+    "McpOrigin": "toolret.adapters",
+    "mcp_origin": "toolret.adapters",
+    # the selection and its reasons
+    "Selection": "toolret.selection",
+    "Mode": "toolret.selection",
+    "Reason": "toolret.selection",
+    # find_tools and the per-round hook
+    "FIND_TOOLS_NAME": "toolret.find_tools",
+    "ToolFinder": "toolret.find_tools",
+    "answer_find_tools": "toolret.find_tools",
+    "discovered_tool_names": "toolret.find_tools",
+    "find_tools_definition": "toolret.find_tools",
+    "make_per_round_retrieve": "toolret.rounds",
+    # prompt-cache-stable tool lists, and where agents are built
+    "StableToolList": "toolret.stable",
+    "anthropic_tools": "toolret.integrations.anthropic",
+    "answer_anthropic_search": "toolret.integrations.anthropic",
+    "anthropic_preselection": "toolret.integrations.anthropic",
+    "loaded_tool_names": "toolret.integrations.anthropic",
+    "responses_tools": "toolret.integrations.openai",
+    "answer_responses_search": "toolret.integrations.openai",
+    "called_tool_name": "toolret.integrations.openai",
     "ToolRetrievalMiddleware": "toolret.integrations.langchain",
     "catalog_from_langchain": "toolret.integrations.langchain",
+    # embedders
+    "Embedder": "toolret.embedders",
+    "BundledE5Embedder": "toolret.embedders",
+    "GeminiEmbedder": "toolret.embedders",
+    "Role": "toolret.tool",
+    "Vector": "toolret.embedders.base",
+    "Vectors": "toolret.embedders.base",
 }
-"""Names whose module imports an optional framework: loaded on first access."""
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolret' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
-
 
 __all__ = [
-    "DEFAULT_DOMAIN_RANK",
     "FIND_TOOLS_NAME",
-    "MAX_DISCOVERED_TOOLS",
-    "BM25Index",
     "BundledE5Embedder",
-    "CachingEmbedder",
     "Catalog",
     "CatalogError",
     "CatalogSourceError",
     "ClientStateError",
     "ConfigurationError",
     "CorpusIncompleteError",
-    "Document",
     "DuplicateToolError",
     "Embedder",
     "EmbedderError",
     "EmbedderUnavailableError",
-    "GCReport",
     "GeminiEmbedder",
     "InMemoryRetriever",
     "IndexReport",
-    "InputWindow",
     "InvalidToolNameError",
     "McpOrigin",
     "Mode",
     "NotIndexedError",
     "QueueError",
-    "Ranking",
     "Reason",
-    "ReindexQueue",
+    "Role",
     "SchemaMissingError",
     "Selection",
     "Settings",
     "StableToolList",
     "StoreError",
-    "StoreStatus",
     "Tool",
     "ToolDescriptionError",
     "ToolFinder",
@@ -146,7 +173,8 @@ __all__ = [
     "ToolTextError",
     "ToolretError",
     "UnknownCoreToolError",
-    "VectorStore",
+    "Vector",
+    "Vectors",
     "answer_anthropic_search",
     "answer_find_tools",
     "answer_responses_search",
@@ -160,22 +188,27 @@ __all__ = [
     "default_registry",
     "discovered_tool_names",
     "find_tools_definition",
-    "from_payload",
-    "index_catalog",
     "load_examples",
     "loaded_tool_names",
-    "local_database_url",
-    "make_embedder",
     "make_per_round_retrieve",
     "mcp_origin",
-    "mcp_tool_name",
-    "readable_identifier",
     "responses_tools",
     "to_anthropic",
     "to_openai",
-    "to_payload",
-    "tokenize",
-    "tokens",
     "tool_def",
     "upgrade_database",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use, and keep the name here afterwards."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolret' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -101,7 +101,7 @@ def main() -> None:
 @app.command()
 def search(
     message: Annotated[str, typer.Argument(help="The user's message, in any language.")],
-    catalog: CatalogOption = "evals.roster:catalog",
+    catalog: CatalogOption = "toolret.demo_roster:catalog",
     k: KOption = None,
     mode: ModeOption = None,
 ) -> None:
@@ -205,7 +205,14 @@ def eval_(
     curves; weakest true match against strongest off-topic score) to --out. Exits 1 when the
     gate fails, printing each "prompt" → missing tool.
     """
-    from evals.runner import main as run_eval
+    try:
+        from evals.runner import main as run_eval
+    except ModuleNotFoundError as error:
+        console.print(
+            "[red]error:[/red] the eval harness is not part of the package: run `toolret eval` "
+            "from a checkout of the toolret repository (`make eval`)"
+        )
+        raise typer.Exit(2) from error
 
     argv = ["--out", out, "--modes", modes, "--languages", languages, "--k", str(k)]
     argv += ["--embedders", embedders] if embedders else []

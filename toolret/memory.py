@@ -22,8 +22,6 @@ from toolret.embedders.guard import warm_up_quietly
 from toolret.errors import ConfigurationError, EmbedderUnavailableError, NotIndexedError
 from toolret.lexical import BM25Index
 from toolret.selection import (
-    DEFAULT_K,
-    DEFAULT_TIME_BUDGET,
     MAX_DISCOVERED_TOOLS,
     Ranking,
     Selection,
@@ -32,7 +30,7 @@ from toolret.selection import (
     select_guarded,
     top_k,
 )
-from toolret.settings import RetrievalMode, make_embedder
+from toolret.settings import RetrievalMode, Settings, make_embedder
 from toolret.tool import Tool
 
 __all__ = ["DenseIndex", "InMemoryRetriever"]
@@ -75,22 +73,26 @@ class InMemoryRetriever:
     """Selects tools for a message with vectors held in this process.
 
     ``embedder`` defaults to the one the environment configures (Gemini with a key, else the
-    bundled model); ``mode="bm25"`` needs no embedder at all.
+    bundled model); ``mode="bm25"`` needs no embedder at all. ``mode``, ``k`` and
+    ``time_budget`` default to the environment's (``TOOLRET_MODE``, ``TOOLRET_K``,
+    ``TOOLRET_TIME_BUDGET_MS``), as the client's do.
     """
 
     def __init__(
         self,
         embedder: Embedder | None = None,
         *,
-        mode: RetrievalMode = "dense",
-        k: int = DEFAULT_K,
-        time_budget: float = DEFAULT_TIME_BUDGET,
+        mode: RetrievalMode | None = None,
+        k: int | None = None,
+        time_budget: float | None = None,
     ) -> None:
+        settings = Settings()
+        mode = settings.mode if mode is None else mode
         if mode not in MODES:
             raise ConfigurationError(f"unknown retrieval mode {mode!r}; use one of {MODES}")
         self.mode = mode
-        self.k = k
-        self.time_budget = time_budget
+        self.k = settings.k if k is None else k
+        self.time_budget = settings.time_budget if time_budget is None else time_budget
         self._embedder = embedder if embedder is None else with_query_cache(embedder)
         self._dense: dict[str, asyncio.Task[DenseIndex]] = {}
         self._lexical: dict[str, BM25Index] = {}

@@ -13,13 +13,16 @@ import asyncio
 from types import TracebackType
 from urllib.parse import urlparse
 
-from arq.connections import ArqRedis, RedisSettings, create_pool
-from redis.exceptions import RedisError
-
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder
 from toolret.errors import ClientStateError, ConfigurationError, QueueError
+from toolret.extras import require
 from toolret.payload import to_payload
+
+require("worker", "arq", "redis", purpose="asking the worker to reindex through Redis")
+
+from arq.connections import ArqRedis, RedisSettings, create_pool  # noqa: E402
+from redis.exceptions import RedisError  # noqa: E402
 
 __all__ = [
     "QUEUE_NAME",

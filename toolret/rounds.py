@@ -43,7 +43,7 @@ class Selector(Protocol):
 
 def make_per_round_retrieve(
     catalog: Catalog,
-    k: int = 8,
+    k: int | None = None,
     *,
     retriever: Selector | None = None,
     stable: StableToolList | None = None,
@@ -53,7 +53,8 @@ def make_per_round_retrieve(
     ``retriever`` defaults to an ``InMemoryRetriever`` on the configured embedder (its query
     embeddings are cached). The callable takes the transcript (a list of messages in OpenAI,
     Anthropic or LangChain shape) or the message text, plus the names already active, and returns
-    the active names with this round's core and retrieved tools added: catalog tools in catalog
+    the active names with this round's core and retrieved tools added (``k`` of them: by default
+    the retriever's own, 12 or ``TOOLRET_K``): catalog tools in catalog
     order, then any active names the catalog does not know, in the order given.
 
     With ``stable`` (one ``StableToolList`` per conversation) the catalog tools come in the

@@ -186,14 +186,23 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0] if text else repr(error)
 
 
+def migrations_dir() -> Path:
+    """Where toolret's Alembic scripts are: ``toolret/migrations`` inside the package.
+
+    In a checkout that is a link to the top-level ``alembic/`` (what ``alembic.ini`` runs); the
+    wheel carries the files themselves, so an installed toolret migrates any database.
+    """
+    return Path(__file__).resolve().parent / "migrations"
+
+
 def _alembic_config(url: str) -> Any:
     from alembic.config import Config
 
-    scripts = Path(__file__).resolve().parent.parent / "alembic"
+    scripts = migrations_dir()
     if not (scripts / "env.py").is_file():
         raise ConfigurationError(
-            f"toolret's migrations are not at {scripts}: run from a checkout of the repository "
-            "(or `alembic upgrade head` there)"
+            f"toolret's migrations are not at {scripts}: the installation is incomplete; "
+            "reinstall toolret (pip install --force-reinstall toolret)"
         )
     config = Config()
     config.set_main_option("script_location", str(scripts))

@@ -1,10 +1,9 @@
-"""The toolret worker: ``arq workers.WorkerSettings``.
+"""The deployable worker entry: ``arq workers.WorkerSettings`` (from a checkout or image).
 
-It owns all embedding of tool descriptions: a ``reindex`` job per (model, corpus hash), a
-deploy trigger at startup and an hourly cron that re-checks configured catalogs and collects
-garbage. The request path never embeds a document.
+The worker's code lives in the package, ``toolret.worker``; this re-exports it so the
+deployment command stays the same.
 """
 
-from workers.settings import WorkerSettings, shutdown, startup
+from toolret.worker import WorkerSettings, shutdown, startup
 
 __all__ = ["WorkerSettings", "shutdown", "startup"]

@@ -20,6 +20,7 @@ import numpy as np
 from toolret.embedders.base import Vector, Vectors, l2_normalize
 from toolret.embedders.window import InputWindow
 from toolret.errors import EmbedderError, EmbedderUnavailableError
+from toolret.extras import require
 from toolret.tool import Role
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ class GeminiEmbedder:
         self.attempts = max_retries + 1
         self._timeout = timeout
         # google-genai takes a third of a second to import: only deployments that use it pay.
+        require("gemini", "google.genai", purpose="Gemini embeddings (GEMINI_API_KEY is set)")
         from google import genai
         from google.genai import types
 

@@ -30,8 +30,8 @@ from toolret.queue import QUEUE_NAME, REINDEX_FUNCTION, enqueue_reindex
 from toolret.queue import redis_settings as redis_settings_from_url
 from toolret.settings import Settings, make_embedder
 from toolret.store import VectorStore
-from workers.cron import maintain
-from workers.jobs import MAX_TRIES, reindex
+from toolret.worker.cron import maintain
+from toolret.worker.jobs import MAX_TRIES, reindex
 
 __all__ = ["REINDEX_TIMEOUT", "WorkerSettings", "shutdown", "startup"]
 

@@ -1,0 +1,52 @@
+"""``toolret``'s public surface: what an integrator uses, imported on first use."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import toolret
+from toolret.embedders.base import Vector
+from toolret.tool import Role
+
+
+def _fresh(code: str) -> str:
+    """Run ``code`` in a new interpreter (this one has imported everything already)."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    return done.stdout.strip()
+
+
+def test_import_toolret_loads_no_heavy_dependency() -> None:
+    heavy = ("sqlalchemy", "asyncpg", "arq", "redis", "numpy", "google.genai", "typer", "alembic")
+    loaded = _fresh(f"import sys, toolret; print(sorted(m for m in {heavy!r} if m in sys.modules))")
+    assert loaded == "[]"
+
+
+def test_a_public_name_imports_its_module_on_first_use() -> None:
+    loaded = _fresh(
+        "import sys, toolret\n"
+        "before = 'toolret.client' in sys.modules\n"
+        "toolret.ToolRetrievalClient\n"
+        "print(before, 'toolret.client' in sys.modules, 'ToolRetrievalClient' in vars(toolret))"
+    )
+    assert loaded == "False True True"
+
+
+def test_every_public_name_resolves_and_internals_stay_out() -> None:
+    for name in toolret.__all__:
+        assert getattr(toolret, name) is not None, name
+    assert set(toolret.__all__) <= set(dir(toolret))
+    assert toolret.Role is Role
+    assert toolret.Vector is Vector
+    internals = {"VectorStore", "BM25Index", "tokenize", "to_payload", "local_database_url"}
+    assert not internals & set(toolret.__all__)
+    assert len(toolret.__all__) < 64
+
+
+def test_an_unknown_name_raises_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="VectorStore"):
+        toolret.VectorStore  # noqa: B018

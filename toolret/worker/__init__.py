@@ -1,0 +1,16 @@
+"""The toolret worker: the reindex job, the maintenance cron and arq's ``WorkerSettings``.
+
+It owns all embedding of tool descriptions: a ``reindex`` job per (model, corpus hash), a
+deploy trigger at startup and an hourly cron that re-checks configured catalogs and collects
+garbage. The request path never embeds a document. Deploy it with ``arq
+workers.WorkerSettings`` from a checkout or image, or ``arq toolret.worker.WorkerSettings``
+from an installed ``toolret[worker]``.
+"""
+
+from toolret.extras import require
+
+require("worker", "arq", "redis", purpose="the toolret worker")
+
+from toolret.worker.settings import WorkerSettings, shutdown, startup  # noqa: E402
+
+__all__ = ["WorkerSettings", "shutdown", "startup"]
