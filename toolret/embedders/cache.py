@@ -45,6 +45,11 @@ class CachingEmbedder:
         self._cache[key] = vector
         return vector
 
+    def peek(self, text: str) -> Vector | None:
+        """The cached query vector of ``text``, without embedding or counting: feedback reuses
+        the vector a selection already paid for."""
+        return self._cache.get((self.model_id, text))
+
     async def aclose(self) -> None:
         await self.inner.aclose()
 
