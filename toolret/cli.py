@@ -17,6 +17,7 @@ from rich.table import Table
 
 from toolret.catalog import Catalog
 from toolret.errors import ToolretError
+from toolret.feedback_cli import feedback_app
 from toolret.loading import load_catalog
 from toolret.selection import Selection
 from toolret.settings import RetrievalMode, Settings
@@ -184,6 +185,8 @@ def eval_(
     argv += [] if plots else ["--no-plots"]
     raise typer.Exit(run_eval(argv))
 
+
+app.add_typer(feedback_app, name="feedback")
 
 db_app = typer.Typer(help="The vector database: migrate it, stop the embedded server.")
 app.add_typer(db_app, name="db")
