@@ -50,7 +50,15 @@ from workers.feedback import record_feedback
 __all__ = ["Experiment", "Outcome", "main"]
 
 KS = (1, 5, 12)
-MASSIVE = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "massive-dev"
+MASSIVE = next(
+    (
+        folder / "shared" / "benchmarks" / "massive-dev"
+        for folder in Path(__file__).resolve().parents
+        if (folder / "shared" / "benchmarks" / "massive-dev").is_dir()
+    ),
+    Path("../shared/benchmarks/massive-dev"),
+)
+"""``../shared/benchmarks/massive-dev`` from the checkout (or a worktree below it)."""
 BUDGET = 60.0
 """Generous: the replay measures ranking, not machine load."""
 

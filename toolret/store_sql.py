@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from toolret.catalog import Catalog
+from toolret.learning import LEARNED_MIN_SIMILARITY
 from toolret.schema import sql_literal, vector_cast
 from toolret.tool import Role
 
@@ -43,6 +44,9 @@ __all__ = [
     "gc_vectors",
     "hnsw_sql",
 ]
+
+_LEARNED_MAX_DISTANCE = f"{1.0 - LEARNED_MIN_SIMILARITY:.6f}"
+"""Learned vectors count only within this cosine distance (``toolret.learning``)."""
 
 EXACT_LIMIT = 500
 """Catalogs with up to this many candidate documents are ranked exactly (``exact_sql``): about
@@ -115,7 +119,8 @@ scored AS MATERIALIZED (
     UNION ALL  -- the corpus's learned example vectors (toolret.feedback_store)
     SELECT l.tool_name, l.embedding::{cast} <=> (SELECT q FROM query)
     FROM toolret_learned_vectors l
-    WHERE l.model_id = {model} AND l.corpus_hash = $5 AND l.tool_name = ANY ($2::text[])),
+    WHERE l.model_id = {model} AND l.corpus_hash = $5 AND l.tool_name = ANY ($2::text[])
+      AND l.embedding::{cast} <=> (SELECT q FROM query) <= {_LEARNED_MAX_DISTANCE}),
 tools AS MATERIALIZED (
     SELECT tool_name, min(distance) AS distance, bool_and(distance IS NOT NULL) AS complete
     FROM scored GROUP BY tool_name)
@@ -185,6 +190,7 @@ learned AS MATERIALIZED (  -- the corpus's learned example vectors, scored exact
     FROM toolret_learned_vectors l
     WHERE l.model_id = {model} AND l.corpus_hash = $2 AND (SELECT id FROM corpus) IS NOT NULL
       AND l.tool_name <> ALL ($3::text[])
+      AND l.embedding::{cast} <=> {_query_vector(dimension)} <= {_LEARNED_MAX_DISTANCE}
     GROUP BY l.tool_name),"""
     if first == every:
         return f"""{corpus}
