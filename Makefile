@@ -26,8 +26,9 @@ lint: $(STAMP)  ## ruff and mypy --strict on the library and the worker
 	$(BIN)/ruff format --check toolret workers tests evals
 	$(BIN)/mypy
 
-eval: $(STAMP)  ## recall and narrowing per language and mode; report in evals/out/
+eval: $(STAMP)  ## recall and narrowing per language and mode; learning replay; report in evals/out/
 	$(BIN)/toolret eval
+	$(BIN)/python -m evals.learning
 
 bench: $(STAMP)  ## request-path latency and throughput against in-process baselines
 	$(BIN)/python -m evals.bench

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from toolret.catalog import Catalog
 from toolret.errors import ToolretError
+from toolret.examples_cli import examples_app
 from toolret.feedback_cli import feedback_app
 from toolret.loading import load_catalog
 from toolret.selection import Selection
@@ -187,6 +188,7 @@ def eval_(
 
 
 app.add_typer(feedback_app, name="feedback")
+app.add_typer(examples_app, name="examples")
 
 db_app = typer.Typer(help="The vector database: migrate it, stop the embedded server.")
 app.add_typer(db_app, name="db")
