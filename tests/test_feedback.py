@@ -3,6 +3,7 @@ learning from misses, forgetting — with the real Redis, worker, Postgres and b
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -314,3 +315,34 @@ async def test_feedback_is_collected_after_its_retention(store: VectorStore) -> 
     assert await feedback.gc(timedelta(days=30), now=later) == (1, 0)
     stats = await feedback.stats("m@4", "c")
     assert stats.turns == 0
+
+
+async def test_text_is_kept_only_when_the_operator_opts_in(
+    indexed: VectorStore,
+    redis_url: str,
+    worker: Callable[..., Worker],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    catalog = crm_catalog()
+    embedder = BundledE5Embedder()
+    secret = "Zainab's passport X1234567: remind me to renew it"
+    caplog.set_level(logging.DEBUG)
+    for keep in (False, True):
+        settings = Settings(redis_url=redis_url, feedback_text=keep)
+        async with ToolRetrievalClient(
+            store=indexed, embedder=embedder, settings=settings, k=K, time_budget=BUDGET
+        ) as client:
+            selection = await client.select(catalog, secret)
+            called = next(t.name for t in catalog.candidates if t.name not in selection.names)
+            assert await client.report_turn(catalog, selection, [called], message=secret)
+        run = worker(ctx={"store": indexed, "embedder": embedder})
+        await run.main()
+        assert run.jobs_failed == 0
+    connection = await asyncpg.connect(_plain(indexed))
+    try:
+        texts = await connection.fetch("SELECT text FROM toolret_feedback_turns ORDER BY id")
+    finally:
+        await connection.close()
+    assert [row[0] for row in texts] == [None, secret]
+    for fragment in ("Zainab", "X1234567", secret):
+        assert fragment not in caplog.text
