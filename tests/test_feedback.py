@@ -210,6 +210,16 @@ async def test_a_reported_miss_is_stored_learned_and_then_bound(
 
         after = await client.select(catalog, MESSAGE)
         assert needed in after.names
+    # The HNSW statement (large catalogs) unions the learned layer in as well.
+    async with (
+        VectorStore(indexed.engine, exact_limit=1) as hnsw_store,
+        ToolRetrievalClient(
+            store=hnsw_store, embedder=embedder, k=K, time_budget=BUDGET
+        ) as through_index,
+    ):
+        indexed_selection = await through_index.select(catalog, MESSAGE)
+    assert indexed_selection.mode is Mode.NARROWED
+    assert needed in indexed_selection.scores
 
     feedback = FeedbackStore(indexed)
     corpus = catalog.corpus_hash(embedder.model_id, embedder.example_role)
