@@ -280,6 +280,7 @@ async def main_async(args: argparse.Namespace) -> int:
             for experiment in experiments:
                 outcome = await run(experiment, store, embedder)
                 print(f"{experiment.name}: {outcome.learned} learned, {outcome.seconds:.1f} s")
+                print(table([outcome]).split("\n", 2)[2], flush=True)
                 outcomes.append(outcome)
     report = "\n\n".join(
         [
