@@ -26,9 +26,10 @@ lint: $(STAMP)  ## ruff and mypy --strict on the library and the worker
 	$(BIN)/ruff format --check toolret workers tests evals
 	$(BIN)/mypy
 
-eval: $(STAMP)  ## recall and narrowing per language and mode, cache stability; report in evals/out/
+eval: $(STAMP)  ## recall and narrowing per language and mode, cache stability, learning replay; report in evals/out/
 	$(BIN)/toolret eval
 	$(BIN)/python -m evals.cache_stability
+	$(BIN)/python -m evals.learning
 
 bench: $(STAMP)  ## request-path latency and throughput against in-process baselines
 	$(BIN)/python -m evals.bench

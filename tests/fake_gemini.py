@@ -1,4 +1,4 @@
-"""A local HTTP server speaking the Gemini embeddings wire format, for the real google-genai client.
+"""A local HTTP server speaking the Gemini wire format, for the real google-genai client.
 
 It answers ``POST /{version}/models/{model}:batchEmbedContents`` (and ``:embedContent``) with
 deterministic vectors: a hashed bag of words, deliberately *not* unit length, so texts that share
@@ -6,6 +6,10 @@ words get similar vectors and the client's normalisation is observable. Every re
 Faults are scripted per request: ``fail_next(2, 429)`` answers the next two requests with 429,
 ``stall_next()`` holds the next request open without answering, ``reply_next(body)`` sends a raw
 body (malformed responses). ``wait_for_connections(0)`` blocks until the client has hung up.
+
+``:generateContent`` answers as a model that follows toolret's example-suggestion prompt: for the
+``TOOLS:`` and ``LANGUAGES:`` lines of the prompt it returns JSON ``{tool: {language: [...]}}``
+with ``PER_TOOL:`` requests each.
 """
 
 from __future__ import annotations
@@ -170,6 +174,8 @@ class FakeGemini:
             status, message = arg
             status_name = STATUS_NAMES.get(status, "UNKNOWN")
             return status, {"error": {"code": status, "message": message, "status": status_name}}
+        if method == "generateContent":
+            return 200, _generated(recorded.body)
         embeddings = [
             {"values": bag_of_words(text, request.get("outputDimensionality") or DEFAULT_DIMENSION)}
             for text, request in zip(recorded.texts, recorded.requests, strict=True)
@@ -177,6 +183,32 @@ class FakeGemini:
         if method == "embedContent":
             return 200, {"embedding": embeddings[0]}
         return 200, {"embeddings": embeddings}
+
+
+def _generated(body: dict[str, Any]) -> dict[str, Any]:
+    """A generateContent response suggesting requests for the tools the prompt lists."""
+    prompt = "".join(
+        part.get("text", "") for content in body.get("contents", []) for part in content["parts"]
+    )
+
+    def listed(label: str) -> list[str]:
+        line = next((ln for ln in prompt.splitlines() if ln.startswith(label)), label)
+        return [item.strip() for item in line[len(label) :].split(",") if item.strip()]
+
+    count = int((listed("PER_TOOL:") or ["2"])[0])
+    answer = {
+        tool: {
+            lang: [f"{lang} request {i} for {tool.replace('_', ' ')}" for i in range(count)]
+            for lang in listed("LANGUAGES:")
+        }
+        for tool in listed("TOOLS:")
+    }
+    text = json.dumps(answer, ensure_ascii=False)
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}
+        ]
+    }
 
 
 def _handler_for(server: FakeGemini) -> type[BaseHTTPRequestHandler]:
@@ -197,7 +229,8 @@ def _handler_for(server: FakeGemini) -> type[BaseHTTPRequestHandler]:
             body = json.loads(raw) if raw else {}
             recorded = RecordedRequest("POST", self.path, dict(self.headers.items()), body)
             server.requests.append(recorded)
-            if match is None or match["method"] not in {"batchEmbedContents", "embedContent"}:
+            known = {"batchEmbedContents", "embedContent", "generateContent"}
+            if match is None or match["method"] not in known:
                 self._send(404, {"error": {"code": 404, "message": "no such method"}})
                 return
             self._send(*server.answer(recorded, match["method"]))

@@ -7,6 +7,7 @@ toolret itself depends on the API only.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 import pytest
@@ -49,17 +50,28 @@ def _points(reader: InMemoryMetricReader) -> dict[str, list[Any]]:
 
 
 async def test_selections_are_measured_and_no_message_text_is_recorded(
-    telemetry: tuple[InMemoryMetricReader, InMemorySpanExporter], database_url: str
+    telemetry: tuple[InMemoryMetricReader, InMemorySpanExporter],
+    database_url: str,
+    redis_url: str,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     reader, exporter = telemetry
     catalog = crm_catalog()
+    caplog.set_level(logging.DEBUG)
     async with ToolRetrievalClient(
-        database_url, embedder=BundledE5Embedder(), k=3, time_budget=30
+        database_url, embedder=BundledE5Embedder(), k=3, time_budget=30, redis_url=redis_url
     ) as client:
         not_indexed = await client.select(catalog, SECRET)
         await client.index(catalog)
         narrowed = await client.select(catalog, SECRET)
         blank = await client.select(catalog, " ")
+        # Feedback on the turn: a called tool the selection bound or not, reported to the queue.
+        called = next(t.name for t in catalog.candidates if t.name not in narrowed.names)
+        turn = [
+            {"role": "user", "content": SECRET},
+            {"role": "assistant", "tool_calls": [{"id": "1", "function": {"name": called}}]},
+        ]
+        assert await client.report_turn(catalog, narrowed, turn)
     assert not_indexed.reason is Reason.NOT_INDEXED
     assert narrowed.mode is Mode.NARROWED
     assert blank.reason is Reason.BLANK_MESSAGE
@@ -84,6 +96,7 @@ async def test_selections_are_measured_and_no_message_text_is_recorded(
     assert saved["narrowed"].value >= narrowed.tokens_saved > 0
     steps = {p.attributes["toolret.step"] for p in points["toolret.selection.step.duration"]}
     assert steps == {"embed", "database"}
+    assert sum(p.value for p in points["toolret.feedback.misses"]) >= 1
 
     spans = exporter.get_finished_spans()
     names = {span.name for span in spans}
@@ -97,3 +110,4 @@ async def test_selections_are_measured_and_no_message_text_is_recorded(
     )
     for fragment in ("Zainab", "passport", "X1234567", SECRET):
         assert fragment not in recorded
+        assert fragment not in caplog.text

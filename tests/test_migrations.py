@@ -10,8 +10,18 @@ from tests.fixtures_pg import PgServer, migrate
 from toolret.schema import READER_ROLE, VERSION_TABLE, downgrade_database
 from toolret.store import VectorRow, VectorStore, asyncpg_url
 
-READABLE = {"toolret_vectors", "toolret_corpora", "toolret_corpus_documents"}
-TABLES = READABLE | {"toolret_pending_vectors"}
+READABLE = {
+    "toolret_vectors",
+    "toolret_corpora",
+    "toolret_corpus_documents",
+    "toolret_learned_vectors",
+}
+TABLES = READABLE | {
+    "toolret_pending_vectors",
+    "toolret_feedback_turns",
+    "toolret_feedback_events",
+}
+HEAD = "0002"
 
 
 def _dbname(url: str) -> str:
@@ -70,14 +80,14 @@ def test_downgrade_removes_everything_and_upgrade_works_again(
 
     migrate(empty_database_url)
     assert _tables(pg_server, dbname) == TABLES | {VERSION_TABLE}
-    assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [("0001",)]
+    assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [(HEAD,)]
 
 
 def test_upgrade_twice_is_a_no_op(pg_server: PgServer, empty_database_url: str) -> None:
     migrate(empty_database_url)
     migrate(empty_database_url)
     dbname = _dbname(empty_database_url)
-    assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [("0001",)]
+    assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [(HEAD,)]
 
 
 async def test_reader_role_can_select_and_cannot_write(database_url: str) -> None:

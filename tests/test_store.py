@@ -299,7 +299,7 @@ async def test_status_reports_models_corpora_rows_and_index(store: VectorStore) 
     catalog = synthetic_catalog(5, examples=1)
     await publish_random(store, catalog, MODEL, np.random.default_rng(9))
     status = await store.status()
-    assert status.revision == "0001"
+    assert status.revision == "0002"
     (model,) = status.models
     assert (model.model_id, model.dimension, model.vectors, model.pending_vectors) == (
         MODEL,

@@ -25,6 +25,8 @@ from rich.table import Table
 
 from toolret.catalog import Catalog
 from toolret.errors import ToolretError
+from toolret.examples_cli import examples_app
+from toolret.feedback_cli import feedback_app
 from toolret.loading import load_catalog
 from toolret.selection import Selection
 from toolret.settings import RetrievalMode, Settings
@@ -220,6 +222,9 @@ def eval_(
     argv += [] if plots else ["--no-plots"]
     raise typer.Exit(run_eval(argv))
 
+
+app.add_typer(feedback_app, name="feedback")
+app.add_typer(examples_app, name="examples")
 
 db_app = typer.Typer(help="The vector database: migrate it, stop the embedded server.")
 app.add_typer(db_app, name="db")

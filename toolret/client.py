@@ -22,9 +22,9 @@ import importlib
 import logging
 import time
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from types import TracebackType
-from typing import Protocol
+from typing import Any, Protocol
 
 from toolret.backoff import Backoff
 from toolret.catalog import Catalog
@@ -77,6 +77,25 @@ class _Queue(Protocol):
     """``toolret.queue.ReindexQueue``, imported lazily (Redis is optional)."""
 
     async def enqueue(self, catalog: Catalog, embedder: Embedder) -> bool: ...
+
+    async def aclose(self) -> None: ...
+
+
+class _Feedback(Protocol):
+    """``toolret.feedback_queue.FeedbackSender``, imported lazily (Redis is optional)."""
+
+    def report(
+        self,
+        catalog: Catalog,
+        selection: Selection,
+        transcript: Sequence[Any] | Iterable[str],
+        *,
+        embedder: Embedder,
+        k: int,
+        message: str | None = None,
+        learn: bool = False,
+        keep_text: bool = False,
+    ) -> bool: ...
 
     async def aclose(self) -> None: ...
 
@@ -155,6 +174,7 @@ class ToolRetrievalClient:
         )
         self._queue: _Queue | None = None
         self._reindex_backoff = reindex_backoff or Backoff()
+        self._feedback: _Feedback | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._entered = False
         self._closed = False
@@ -197,6 +217,8 @@ class ToolRetrievalClient:
             await asyncio.gather(*tasks, return_exceptions=True)
         if self._queue is not None:
             await self._queue.aclose()
+        if self._feedback is not None:
+            await self._feedback.aclose()
         if self._owns_store:
             await self.store.aclose()
         if self._owns_embedder and self._embedder is not None:
@@ -299,6 +321,43 @@ class ToolRetrievalClient:
         else:
             self._ask_worker(catalog, query.corpus_hash)
         return Ranking(result.scores, result.unranked)
+
+    async def report_turn(
+        self,
+        catalog: Catalog,
+        selection: Selection,
+        transcript: Sequence[Any] | Iterable[str],
+        *,
+        message: str | None = None,
+        learn: bool | None = None,
+    ) -> bool:
+        """Tell the worker what a turn needed against what ``selection`` bound; never raises.
+
+        ``transcript`` is the turn's messages (OpenAI, Anthropic, LangChain) or the names of the
+        tools the model called. Fire-and-forget through the worker's queue, with the query
+        vector this client already computed (``toolret.feedback_queue``); nothing when
+        ``REDIS_URL`` is unset. ``learn`` (default ``TOOLRET_LEARN``) opts this catalog into
+        learned example vectors. True if the report was queued.
+        """
+        if self.redis_url is None or self._closed:
+            return False
+        try:
+            if self._feedback is None:
+                module = importlib.import_module("toolret.feedback_queue")
+                self._feedback = module.FeedbackSender(self.redis_url)
+            return self._feedback.report(
+                catalog,
+                selection,
+                transcript,
+                embedder=self.embedder,
+                k=self.k,
+                message=message,
+                learn=self._settings.learn if learn is None else learn,
+                keep_text=self._settings.feedback_text,
+            )
+        except Exception as error:  # feedback must never fail a turn
+            log.warning("toolret: feedback not reported: %r", error)
+            return False
 
     async def index(self, catalog: Catalog, *, progress: Progress | None = None) -> IndexReport:
         """Embed the catalog's missing documents now, inline, and publish its corpus."""

@@ -14,7 +14,14 @@ from opentelemetry import metrics, trace
 
 from toolret.selection import Selection
 
-__all__ = ["record_selection", "record_step", "tracer"]
+__all__ = [
+    "record_feedback",
+    "record_feedback_dropped",
+    "record_promoted",
+    "record_selection",
+    "record_step",
+    "tracer",
+]
 
 _meter = metrics.get_meter("toolret")
 tracer = trace.get_tracer("toolret")
@@ -72,3 +79,47 @@ def record_selection(selection: Selection, *, retriever: str = "pgvector") -> No
 def record_step(step: str, milliseconds: float) -> None:
     """Record the duration of one request-path step (``embed`` or ``database``)."""
     _step_duration.record(milliseconds, {"toolret.step": step})
+
+
+_feedback_hits = _meter.create_counter(
+    "toolret.feedback.hits",
+    unit="{tool}",
+    description="Called tools the selection had bound",
+)
+_feedback_misses = _meter.create_counter(
+    "toolret.feedback.misses",
+    unit="{tool}",
+    description="Called tools the selection had not bound (found through find_tools or later)",
+)
+_find_tools_calls = _meter.create_counter(
+    "toolret.feedback.find_tools_calls",
+    unit="{call}",
+    description="find_tools calls in reported turns",
+)
+_feedback_dropped = _meter.create_counter(
+    "toolret.feedback.dropped",
+    unit="{report}",
+    description="Feedback reports dropped: buffer_full, redis_unavailable, no_vector, closed",
+)
+_promoted = _meter.create_counter(
+    "toolret.feedback.promoted_vectors",
+    unit="{vector}",
+    description="Miss vectors the worker promoted to learned example vectors",
+)
+
+
+def record_feedback(hits: int, misses: int, find_tools_calls: int) -> None:
+    """Count one reported turn's hits, misses and find_tools calls."""
+    _feedback_hits.add(hits)
+    _feedback_misses.add(misses)
+    _find_tools_calls.add(find_tools_calls)
+
+
+def record_feedback_dropped(reason: str) -> None:
+    """Count a feedback report that was not sent, by reason."""
+    _feedback_dropped.add(1, {"toolret.reason": reason})
+
+
+def record_promoted(vectors: int) -> None:
+    """Count vectors promoted to learned examples (in the worker)."""
+    _promoted.add(vectors)

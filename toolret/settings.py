@@ -52,6 +52,11 @@ class Settings(BaseSettings):
     mode: RetrievalMode = "dense"
     data_dir: Path = Field(default_factory=lambda: platformdirs.user_data_path("toolret"))
     gc_grace_days: float = Field(7.0, gt=0)
+    feedback_text: bool = False
+    """Keep the message text of reported turns (``TOOLRET_FEEDBACK_TEXT=1``); off by default."""
+    learn: bool = False
+    """Let the worker promote miss vectors to learned examples (``TOOLRET_LEARN=1``)."""
+    feedback_retention_days: float = Field(30.0, gt=0)
 
     def __init__(self, **values: Any) -> None:
         """Read the environment (``values`` override it); a value that does not parse raises

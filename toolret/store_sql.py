@@ -1,7 +1,8 @@
 """The store's SQL: the request path's two ranking statements, and the maintenance statements.
 
-Both statements score each tool by its best vector (description or example) and return the
-best tools, in one round trip. They are prepared once per pooled connection (asyncpg's
+Both statements score each tool by its best vector (description, written example, or an example
+vector learned from misses, ``toolret_learned_vectors``) and return the best tools, in one round
+trip. They are prepared once per pooled connection (asyncpg's
 statement cache), so each is written to have one right plan whatever the parameters — a
 prepared statement's generic plan cannot see how many documents a catalog has:
 
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from toolret.catalog import Catalog
+from toolret.learning import LEARNED_MIN_SIMILARITY
 from toolret.schema import sql_literal, vector_cast
 from toolret.tool import Role
 
@@ -42,6 +44,9 @@ __all__ = [
     "gc_vectors",
     "hnsw_sql",
 ]
+
+_LEARNED_MAX_DISTANCE = f"{1.0 - LEARNED_MIN_SIMILARITY:.6f}"
+"""Learned vectors count only within this cosine distance (``toolret.learning``)."""
 
 EXACT_LIMIT = 500
 """Catalogs with up to this many candidate documents are ranked exactly (``exact_sql``): about
@@ -110,7 +115,12 @@ scored AS MATERIALIZED (
     LEFT JOIN LATERAL (
         SELECT v.embedding FROM toolret_vectors v
         WHERE v.model_id = {model} AND v.doc_key = c.doc_key
-    ) AS v ON true),
+    ) AS v ON true
+    UNION ALL  -- the corpus's learned example vectors (toolret.feedback_store)
+    SELECT l.tool_name, l.embedding::{cast} <=> (SELECT q FROM query)
+    FROM toolret_learned_vectors l
+    WHERE l.model_id = {model} AND l.corpus_hash = $5 AND l.tool_name = ANY ($2::text[])
+      AND l.embedding::{cast} <=> (SELECT q FROM query) <= {_LEARNED_MAX_DISTANCE}),
 tools AS MATERIALIZED (
     SELECT tool_name, min(distance) AS distance, bool_and(distance IS NOT NULL) AS complete
     FROM scored GROUP BY tool_name)
@@ -174,22 +184,34 @@ def hnsw_sql(model_id: str, dimension: int, tools: int, most_documents: int) -> 
     corpus = f"""
 WITH corpus AS MATERIALIZED (
     SELECT id FROM toolret_corpora
-    WHERE model_id = {model} AND corpus_hash = $2 AND published_at IS NOT NULL),"""
+    WHERE model_id = {model} AND corpus_hash = $2 AND published_at IS NOT NULL),
+learned AS MATERIALIZED (  -- the corpus's learned example vectors, scored exactly (few)
+    SELECT l.tool_name, min(l.embedding::{cast} <=> {_query_vector(dimension)}) AS distance
+    FROM toolret_learned_vectors l
+    WHERE l.model_id = {model} AND l.corpus_hash = $2 AND (SELECT id FROM corpus) IS NOT NULL
+      AND l.tool_name <> ALL ($3::text[])
+      AND l.embedding::{cast} <=> {_query_vector(dimension)} <= {_LEARNED_MAX_DISTANCE}
+    GROUP BY l.tool_name),"""
     if first == every:
         return f"""{corpus}
 nearest AS MATERIALIZED ({scan(every, "(SELECT id FROM corpus) IS NOT NULL")}),
 ranked AS ({owners("nearest")})
-SELECT tool_name, distance FROM ranked ORDER BY distance, tool_name LIMIT {int(tools)}
+SELECT tool_name, min(distance) AS distance
+FROM (SELECT * FROM ranked UNION ALL SELECT * FROM learned) AS r
+GROUP BY tool_name ORDER BY distance, tool_name LIMIT {int(tools)}
 """
     return f"""{corpus}
 nearest AS MATERIALIZED ({scan(first, "(SELECT id FROM corpus) IS NOT NULL")}),
 ranked AS MATERIALIZED ({owners("nearest")}),
 farther AS MATERIALIZED ({scan(every, short)}),
 reranked AS ({owners("farther")})
-SELECT tool_name, distance FROM (
+SELECT tool_name, min(distance) AS distance FROM (
     SELECT * FROM ranked WHERE (SELECT count(*) FROM ranked) >= {int(tools)}
     UNION ALL
-    SELECT * FROM reranked) AS r
+    SELECT * FROM reranked
+    UNION ALL
+    SELECT * FROM learned) AS r
+GROUP BY tool_name
 ORDER BY distance, tool_name
 LIMIT {int(tools)}
 """

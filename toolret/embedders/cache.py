@@ -55,6 +55,11 @@ class CachingEmbedder:
         """Warm the wrapped embedder up, if it can be."""
         await warm_up(self.inner)
 
+    def peek(self, text: str) -> Vector | None:
+        """The cached query vector of ``text``, without embedding or counting: feedback reuses
+        the vector a selection already paid for."""
+        return self._cache.get((self.model_id, window_of(self.inner).cut(text, "query")))
+
     async def aclose(self) -> None:
         await self.inner.aclose()
 

@@ -15,6 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 from toolret.errors import ToolretError
+from toolret.feedback_store import FeedbackStore
 from toolret.indexing import index_catalog
 
 __all__ = ["maintain"]
@@ -41,4 +42,15 @@ async def maintain(ctx: dict[str, Any]) -> dict[str, Any]:
     grace = timedelta(days=ctx["settings"].gc_grace_days)
     collected = await store.gc(grace=grace)
     log.info("garbage collection with a %s grace period: %s", grace, collected)
-    return {"catalogs": len(ctx["catalogs"]), "failed": 0, "embedded": embedded, "gc": collected}
+    retention = timedelta(days=ctx["settings"].feedback_retention_days)
+    turns, learned = await FeedbackStore(store).gc(retention)
+    log.info(
+        "feedback older than %s: %d turns, %d orphaned learned vectors", retention, turns, learned
+    )
+    return {
+        "catalogs": len(ctx["catalogs"]),
+        "failed": 0,
+        "embedded": embedded,
+        "gc": collected,
+        "feedback_gc": {"turns": turns, "learned": learned},
+    }

@@ -25,12 +25,14 @@ from arq.cron import CronJob
 from arq.worker import Function
 
 from toolret.errors import ConfigurationError
+from toolret.feedback_queue import FEEDBACK_FUNCTION
 from toolret.loading import load_catalog
 from toolret.queue import QUEUE_NAME, REINDEX_FUNCTION, enqueue_reindex
 from toolret.queue import redis_settings as redis_settings_from_url
 from toolret.settings import Settings, make_embedder
 from toolret.store import VectorStore
 from toolret.worker.cron import maintain
+from toolret.worker.feedback import record_feedback
 from toolret.worker.jobs import MAX_TRIES, reindex
 
 __all__ = ["REINDEX_TIMEOUT", "WorkerSettings", "shutdown", "startup"]
@@ -90,7 +92,8 @@ class WorkerSettings:
             keep_result=0,
             max_tries=MAX_TRIES,
             timeout=REINDEX_TIMEOUT,
-        )
+        ),
+        func(record_feedback, name=FEEDBACK_FUNCTION, keep_result=0, max_tries=3, timeout=60),
     ]
     cron_jobs: ClassVar[list[CronJob]] = [
         cron(maintain, name="maintain", minute=17, unique=True, timeout=MAINTAIN_TIMEOUT)

@@ -1,0 +1,50 @@
+"""The feedback job: store one reported turn, then (opted in) promote its corpus's misses.
+
+The application sends ``TurnFeedback`` payloads through the queue (``toolret.feedback_queue``);
+this job is the only writer of the feedback tables. When the turn opted into learning
+(``TOOLRET_LEARN=1`` in the application, or ``report_turn(..., learn=True)``) and had a miss,
+the same job runs a promotion over the corpus's unconsidered misses: the learned layer grows in
+one transaction per run. Promotion waits for the corpus to be published; its misses wait too.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from toolret.feedback import TurnFeedback
+from toolret.feedback_store import FeedbackStore
+from toolret.learning import LearningPolicy
+from toolret.metrics import record_promoted
+
+__all__ = ["record_feedback"]
+
+log = logging.getLogger("toolret.worker")
+
+
+async def record_feedback(ctx: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
+    """Store the turn in ``payload``; promote misses if it opted in. Returns what was done.
+
+    Never logs the message text (a payload carries it only when the operator opted in).
+    """
+    feedback = TurnFeedback.from_payload(payload)
+    store = FeedbackStore(ctx["store"])
+    turn = await store.record(feedback)
+    result: dict[str, Any] = {
+        "turn": turn,
+        "hits": len(feedback.hits),
+        "misses": len(feedback.misses),
+    }
+    if feedback.learn and feedback.misses:
+        policy: LearningPolicy = ctx.get("learning_policy") or LearningPolicy()
+        report = await store.promote(feedback.model_id, feedback.corpus_hash, policy)
+        record_promoted(report.promoted)
+        result["promotion"] = report.decisions
+        if report.promoted:
+            log.info(
+                "learned %d vector(s) for %s@%s",
+                report.promoted,
+                feedback.model_id,
+                feedback.corpus_hash[:12],
+            )
+    return result
