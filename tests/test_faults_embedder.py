@@ -26,10 +26,11 @@ from tests.embedders import (
     WrongDimension,
 )
 from tests.tools import crm_catalog
-from toolret import BundledE5Embedder, EmbedderError, InMemoryRetriever, index_catalog
+from toolret import BundledE5Embedder, EmbedderError, InMemoryRetriever
 from toolret.client import ToolRetrievalClient
 from toolret.embedders.base import Embedder
 from toolret.embedders.window import DEFAULT_WINDOW, SEPARATOR
+from toolret.indexing import index_catalog
 from toolret.selection import Mode, Reason, Selection
 from toolret.store import VectorStore
 

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     )
     from toolret.catalog import Catalog
     from toolret.client import ToolRetrievalClient
-    from toolret.embedders import BundledE5Embedder, Embedder, GeminiEmbedder
+    from toolret.embedders import BundledE5Embedder, Embedder, GeminiEmbedder, InputWindow
     from toolret.embedders.base import Vector, Vectors
     from toolret.find_tools import (
         FIND_TOOLS_NAME,
@@ -130,6 +130,7 @@ _LAZY: dict[str, str] = {
     "Embedder": "toolret.embedders",
     "BundledE5Embedder": "toolret.embedders",
     "GeminiEmbedder": "toolret.embedders",
+    "InputWindow": "toolret.embedders",
     "Role": "toolret.tool",
     "Vector": "toolret.embedders.base",
     "Vectors": "toolret.embedders.base",
@@ -151,6 +152,7 @@ __all__ = [
     "GeminiEmbedder",
     "InMemoryRetriever",
     "IndexReport",
+    "InputWindow",
     "InvalidToolNameError",
     "McpOrigin",
     "Mode",
