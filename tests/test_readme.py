@@ -2,11 +2,14 @@
 
 Each ```python block runs in a fresh interpreter from an empty directory, with the bundled
 model (no key) and the run's embedded Postgres as ``DATABASE_URL``; a block that defines an
-async entry point is then driven once, as a service would.
+async entry point is then driven once, as a service would. A block that talks to a model
+provider says so on its first line (``# talks to ...``) and names the test that runs the same
+calls against a local server speaking that provider's wire format; here it is compiled only.
 """
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -29,6 +32,21 @@ DRIVERS = {
         "    print(len(tools))\n"
         "asyncio.run(main())\n"
     ),
+    "async def stable_turn": (
+        "import asyncio\n"
+        "from toolret import InMemoryRetriever\n"
+        "from toolret.demo_roster import catalog as units_catalog\n"
+        "async def main():\n"
+        "    session = {}\n"
+        "    async with InMemoryRetriever() as retriever:\n"
+        "        await retriever.index(units_catalog)\n"
+        "        first = await stable_turn(retriever, session, 'Delete the duplicate contact')\n"
+        "        second = await stable_turn(retriever, session, 'أضف مهمة للاتصال بالعميل غدا')\n"
+        "    assert [t.name for t in second[0]][: len(first[0])] == [t.name for t in first[0]]\n"
+        "    assert first[3] > 0\n"
+        "    print(len(session['tools']))\n"
+        "asyncio.run(main())\n"
+    ),
     "units_catalog = default_registry": (
         "assert units_catalog.names == ['find_records', 'delete_record'], units_catalog.names\n"
         "assert [t.name for t in units_catalog.core] == ['find_records']\n"
@@ -44,6 +62,11 @@ def test_the_readme_has_the_snippets_this_test_drives() -> None:
 
 @pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.splitlines()[0][:40])
 def test_a_readme_snippet_runs(snippet: str, database_url: str, tmp_path: Path) -> None:
+    if snippet.startswith("# talks to "):
+        flags = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+        assert compile(snippet, "README.md", "exec", flags=flags)
+        assert "tests/test_integration_" in snippet.splitlines()[0]
+        return
     code = snippet + "".join(driver for marker, driver in DRIVERS.items() if marker in snippet)
     env = {k: v for k, v in os.environ.items() if k not in ("GEMINI_API_KEY", "REDIS_URL")}
     env |= {"DATABASE_URL": database_url, "PYTHONPATH": str(REPO)}

@@ -20,7 +20,7 @@ import pytest
 from tests.fixtures_pg import PgServer
 from tests.tools import crm_catalog
 from toolret import BundledE5Embedder, Catalog, StoreError, ToolRetrievalClient
-from toolret.schema import READER_ROLE, VERSION_TABLE
+from toolret.schema import READER_ROLE, VERSION_TABLE, head_revision
 from toolret.selection import Mode
 from toolret.settings import Settings
 
@@ -87,7 +87,7 @@ def test_alembic_migrates_the_toolret_database_url_not_the_apps(
     assert result.returncode == 0, result.stderr[-2000:]
     with psycopg.connect(empty_database_url) as db:
         revision = db.execute(f"SELECT version_num FROM {VERSION_TABLE}").fetchone()
-    assert revision == ("0001",)
+    assert revision == (head_revision(),)
 
 
 async def test_an_app_runs_toolret_on_the_read_only_role_through_the_environment(
