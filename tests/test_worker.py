@@ -130,6 +130,7 @@ async def _stalling_startup(ctx: dict[str, Any]) -> None:
 STALLING_SETTINGS = {
     **{name: value for name, value in vars(WorkerSettings).items() if not name.startswith("_")},
     "on_startup": _stalling_startup,
+    "cron_jobs": [],  # at minute 17 it would queue the maintenance job beside the stalled one
 }
 """``workers.WorkerSettings`` with an embedder that stalls midway, for ``arq`` in a subprocess."""
 
