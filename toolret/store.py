@@ -27,6 +27,7 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.util import greenlet_spawn
 
 from toolret import store_sql as sql
 from toolret.embedders.base import Vector
@@ -233,7 +234,7 @@ class VectorStore:
         try:
             yield proxied.driver_connection
         except BaseException as error:
-            proxied.invalidate()
+            await greenlet_spawn(proxied.invalidate)
             if isinstance(error, _DISCONNECTS):
                 await self.engine.dispose(close=False)  # the server went away: drop idle ones
             if isinstance(error, asyncpg.QueryCanceledError):
@@ -242,7 +243,9 @@ class VectorStore:
                 raise StoreError(f"{purpose} failed: {error}") from error
             raise
         else:
-            proxied.close()
+            # Returning an overflow connection to a full pool closes it, which awaits: that
+            # needs SQLAlchemy's greenlet context, or it fails with MissingGreenlet and leaks.
+            await greenlet_spawn(proxied.close)
 
     def _on_connect(self, dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.run_async(self._prepare_session)
