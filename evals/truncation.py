@@ -319,7 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = asyncio.run(
         study(
             windows=[int(w) for w in args.windows.split(",")],
-            keeps=[k for k in args.keeps.split(",") if k],  # type: ignore[misc]
+            keeps=[keep for keep in KEEPS if keep in args.keeps.split(",")],
             per_language=args.per_language,
             whole=args.whole,
         )

@@ -210,7 +210,7 @@ class VectorStore(StoreReads, StoreWrites, StoreOperations):
             if _session_intact(error, connection):
                 await greenlet_spawn(proxied.close)
             else:
-                proxied.invalidate()
+                await greenlet_spawn(proxied.invalidate)
                 if isinstance(error, _DISCONNECTS):
                     await self.engine.dispose(close=False)  # the server went away: drop idle ones
             if isinstance(error, asyncpg.QueryCanceledError):
