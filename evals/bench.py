@@ -5,6 +5,9 @@
   database step against a bare ``SELECT 1``; indexed recall against exact; example vectors.
 - ``evals.bench_reindex``: reindexing 44 and 1,000 tools with the bundled model, and the cost
   of a one-description change.
+- ``evals.bench_load``: a long message (100 to 64,000 characters) uncut and cut to the window; a
+  query during an indexing run; select() at concurrency 24 against the bare embedder's
+  single-thread rate, per OpenMP wait policy and thread count.
 
 Each writes its numbers to ``evals/out/`` as JSON and prints a table. Compare ratios measured in
 one run, not absolute times: the machines are noisy.
@@ -14,15 +17,15 @@ from __future__ import annotations
 
 import sys
 
-from evals import bench_reindex, bench_select
+from evals import bench_load, bench_reindex, bench_select
 
 
 def main() -> int:
-    """Run both benchmarks with their default sizes."""
+    """Run every benchmark with its default sizes."""
     status = bench_select.main([])
     sys.argv = sys.argv[:1]
     bench_reindex.main()
-    return status
+    return status or bench_load.main([])
 
 
 if __name__ == "__main__":
