@@ -8,6 +8,9 @@
 - ``evals.bench_faults``: the fault matrix — each fault produced for real (Postgres stopped and
   restarted, a stuck query, an exhausted pool, an unmigrated database, Redis down, a worker
   killed mid-reindex, a stale embedded server) → mode, reason, worst latency.
+- ``evals.bench_load``: a long message (100 to 64,000 characters) uncut and cut to the window; a
+  query during an indexing run; select() at concurrency 24 against the bare embedder's
+  single-thread rate, per OpenMP wait policy and thread count.
 
 Each writes its numbers to ``evals/out/`` as JSON and prints a table. Compare ratios measured in
 one run, not absolute times: the machines are noisy.
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import sys
 
-from evals import bench_faults, bench_reindex, bench_select
+from evals import bench_faults, bench_load, bench_reindex, bench_select
 
 
 def main() -> int:
@@ -25,7 +28,8 @@ def main() -> int:
     status = bench_select.main([])
     sys.argv = sys.argv[:1]
     bench_reindex.main()
-    return status or bench_faults.main([])
+    status = bench_faults.main([]) or status
+    return bench_load.main([]) or status
 
 
 if __name__ == "__main__":
