@@ -70,14 +70,14 @@ def test_downgrade_removes_everything_and_upgrade_works_again(
 
     migrate(empty_database_url)
     assert _tables(pg_server, dbname) == TABLES | {VERSION_TABLE}
-    assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [("0001",)]
+    assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [("0002",)]
 
 
 def test_upgrade_twice_is_a_no_op(pg_server: PgServer, empty_database_url: str) -> None:
     migrate(empty_database_url)
     migrate(empty_database_url)
     dbname = _dbname(empty_database_url)
-    assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [("0001",)]
+    assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [("0002",)]
 
 
 async def test_reader_role_can_select_and_cannot_write(database_url: str) -> None:

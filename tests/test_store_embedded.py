@@ -37,7 +37,7 @@ def test_the_cli_starts_migrates_reports_and_stops_the_embedded_postgres(data_di
 
     status = runner.invoke(app, ["status"])
     assert status.exit_code == 0, status.output
-    assert "schema revision: 0001" in status.output
+    assert "schema revision: 0002" in status.output
 
     # The server outlives the command: the next one finds it, and its database, as they were.
     url = local_database_url(Settings(), migrate=False)

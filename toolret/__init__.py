@@ -52,6 +52,7 @@ from toolret.indexing import IndexReport, index_catalog
 from toolret.lexical import BM25Index, tokenize
 from toolret.memory import InMemoryRetriever
 from toolret.payload import from_payload, to_payload
+from toolret.profile import RetrievalProfile, ToolScore
 from toolret.queue import ReindexQueue
 from toolret.rounds import make_per_round_retrieve
 from toolret.schema import upgrade_database
@@ -91,6 +92,7 @@ __all__ = [
     "Ranking",
     "Reason",
     "ReindexQueue",
+    "RetrievalProfile",
     "Selection",
     "Settings",
     "StoreError",
@@ -101,6 +103,7 @@ __all__ = [
     "ToolNameCollisionError",
     "ToolRegistry",
     "ToolRetrievalClient",
+    "ToolScore",
     "ToolretError",
     "UnknownCoreToolError",
     "VectorStore",

@@ -20,6 +20,7 @@ from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder
 from toolret.errors import ClientStateError, ConfigurationError, QueueError
 from toolret.payload import to_payload
+from toolret.profile import corpus_hash as corpus_hash_of
 
 __all__ = [
     "QUEUE_NAME",
@@ -63,7 +64,7 @@ async def enqueue_reindex(
     ``queue_name`` defaults to the pool's default queue.
     """
     model_id = embedder.model_id
-    corpus_hash = catalog.corpus_hash(model_id, embedder.example_role)
+    corpus_hash = corpus_hash_of(catalog, embedder)
     job = await redis.enqueue_job(
         REINDEX_FUNCTION,
         to_payload(catalog),
