@@ -13,12 +13,14 @@ from pathlib import Path
 
 from evals.bench_data import BenchSet
 from evals.benchmark import CURVE_KS, RANK_KS, BenchResult, BenchRow, RankMetrics
-from evals.report import LANGUAGE_NAMES, _slug
+from evals.report import LANGUAGE_NAMES as ROSTER_LANGUAGES
+from evals.report import _slug
 from evals.studies import StudyResult
 
 __all__ = ["bench_table", "console_bench_report", "markdown_bench_report", "study_table"]
 
 MODE_ORDER = ("dense", "bm25", "hybrid")
+LANGUAGE_NAMES = {**ROSTER_LANGUAGES, "fa": "Persian"}
 
 
 def bench_table(result: BenchResult, bench: BenchSet, embedder: str) -> str:
@@ -28,7 +30,7 @@ def bench_table(result: BenchResult, bench: BenchSet, embedder: str) -> str:
     lines = [
         f"| retriever | language | mode | examples | n | {cuts} | R@{k} | MRR | no signal "
         "| bound / roster |",
-        "|---|---|---|---|---:|" + "---:|" * (len(RANK_KS) + 4) + "---:|",
+        "|---|---|---|---|---:|" + "---:|" * (len(RANK_KS) + 3) + "---:|",
     ]
     rows = sorted(
         (row for row in result.rows if row.bench == bench.name and row.embedder == embedder),

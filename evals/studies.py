@@ -30,7 +30,7 @@ from evals.bench_data import BenchSet
 from evals.benchmark import TIME_BUDGET, RankMetrics, rank_metrics, ranker
 from evals.memo import MemoEmbedder
 from toolret.memory import InMemoryRetriever
-from toolret.profile import MAX_SCORE, RetrievalProfile, ToolScore
+from toolret.profile import LEGACY_PROFILE, MAX_SCORE, RetrievalProfile, ToolScore
 from toolret.settings import RetrievalMode
 from toolret.tool import LEGACY_TEMPLATE, Role
 
@@ -64,6 +64,7 @@ SCORES: tuple[ToolScore, ...] = (
     ),
 )
 LEXICAL_WEIGHTS = (0.01, 0.02, 0.03, 0.05)
+BEFORE = "before: legacy template, max, examples as documents"
 SINGLE_MODES: tuple[RetrievalMode, ...] = ("dense", "bm25")
 
 
@@ -153,24 +154,28 @@ def _variants(study: str, role: Role, profile: RetrievalProfile) -> tuple[list[V
             variants += [Variant(current, role, profile, examples=flag) for flag in (False, True)]
         question = (
             "Which document template? Dense, without and with examples (examples as "
-            f"{role}s, tool score {profile.score})."
+            f"{_plural(role)}, tool score {profile.score})."
         )
         return variants, question, current
     if study == "role":
         scores = [MAX_SCORE] + ([profile.score] if profile.score != MAX_SCORE else [])
         variants = [
-            Variant(f"examples as {each}s, {score}", each, replace(profile, score=score))
+            Variant(f"examples as {_plural(each)}, {score}", each, replace(profile, score=score))
             for each in ("document", "query")
             for score in scores
         ]
-        question = "Examples embedded as queries or as documents? Dense, with examples."
-        return variants, question, f"examples as {role}s, {profile.score}"
+        variants.append(Variant(BEFORE, "document", LEGACY_PROFILE))
+        question = (
+            "Examples embedded as queries or as documents? Dense, with examples; the last row "
+            "is every choice as toolret made it before they were measured."
+        )
+        return variants, question, f"examples as {_plural(role)}, {profile.score}"
     if study == "score":
         variants = [Variant("descriptions only (no examples)", role, profile, examples=False)]
         variants += [
             Variant(_score_label(score), role, replace(profile, score=score)) for score in SCORES
         ]
-        question = f"How do a tool's vectors make its score? Dense, examples as {role}s."
+        question = f"How do a tool's vectors make its score? Dense, examples as {_plural(role)}."
         return variants, question, _score_label(profile.score)
     if study == "hybrid":
         variants = [
@@ -201,3 +206,7 @@ def _score_label(score: ToolScore) -> str:
     if score.kind == "blend" and score.description_weight == 0.0:
         return f"best {score.examples} example{'s' if score.examples > 1 else ''} only"
     return str(score)
+
+
+def _plural(role: Role) -> str:
+    return "queries" if role == "query" else "documents"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,13 +34,14 @@ from toolret.selection import (
     select_guarded,
 )
 from toolret.settings import RetrievalMode, make_embedder
-from toolret.tool import Tool
+from toolret.tool import Document, Role, Tool
 
 __all__ = ["DenseIndex", "InMemoryRetriever"]
 
 log = logging.getLogger("toolret")
 
 MODES = ("dense", "bm25", "hybrid")
+ROLES: tuple[Role, ...] = ("document", "query")
 
 
 @dataclass(frozen=True)
@@ -62,21 +63,36 @@ class DenseIndex:
 
     @classmethod
     async def build(cls, catalog: Catalog, embedder: Embedder) -> DenseIndex:
-        seen: set[tuple[str, str]] = set()
-        descriptions: dict[str, str] = {}
-        examples: list[tuple[str, str]] = []  # (tool, text)
-        example_role = embedder.example_role
-        for name, doc in corpus_documents(catalog, embedder):
-            if (name, doc.key) in seen:
-                continue
-            seen.add((name, doc.key))
-            if doc.kind == "description":
-                descriptions[name] = doc.text
-            else:
-                examples.append((name, doc.text))
-        names = tuple(catalog.names)
-        described = await embed_role(embedder, [descriptions[name] for name in names], "document")
-        exemplified = await embed_role(embedder, [text for _, text in examples], example_role)
+        """Embed the catalog's documents as ``embedder``'s profile writes them."""
+        documents = _distinct(corpus_documents(catalog, embedder))
+        texts = {role: [d.text for _, d in documents if d.role == role] for role in ROLES}
+        vectors: dict[str, Vector] = {}
+        for role, batch in texts.items():
+            embedded = await embed_role(embedder, batch, role)
+            keys = [d.key for _, d in documents if d.role == role]
+            vectors.update(zip(keys, embedded, strict=True))
+        return cls.from_vectors(catalog.names, documents, vectors, profile_of(embedder).score)
+
+    @classmethod
+    def from_vectors(
+        cls,
+        names: Sequence[str],
+        documents: Sequence[tuple[str, Document]],
+        vectors: Mapping[str, Vector],
+        score: ToolScore,
+    ) -> DenseIndex:
+        """An index over vectors already computed (by document key): ``names`` are the tools,
+        ``documents`` their (tool, document) pairs, one description each."""
+        documents = _distinct(documents)
+        descriptions = {name: doc.key for name, doc in documents if doc.kind == "description"}
+        examples = [(name, doc.key) for name, doc in documents if doc.kind == "example"]
+        dimension = len(next(iter(vectors.values()))) if vectors else 0
+        described = np.stack([vectors[descriptions[name]] for name in names])
+        exemplified = (
+            np.stack([vectors[key] for _, key in examples])
+            if examples
+            else np.empty((0, dimension), dtype=np.float32)
+        )
         position = {name: i for i, name in enumerate(names)}
         owners = np.array([position[name] for name, _ in examples], dtype=np.intp)
         counts = np.bincount(owners, minlength=len(names)) if len(owners) else np.zeros(len(names))
@@ -85,10 +101,15 @@ class DenseIndex:
         for row, owner in enumerate(owners):
             slots[owner, filled[owner]] = row
             filled[owner] += 1
-        return cls(names, described, exemplified, owners, slots, profile_of(embedder).score)
+        return cls(tuple(names), described, exemplified, owners, slots, score)
 
     def scores(self, query: Vector) -> dict[str, float]:
         """Each tool's score for a query vector under ``score``."""
+        combined = self.score_array(query)
+        return {name: float(score) for name, score in zip(self.names, combined, strict=True)}
+
+    def score_array(self, query: Vector) -> NDArray[np.float64]:
+        """The tools' scores for a query vector, in ``names`` order."""
         described = (self.descriptions @ query).astype(np.float64)
         if not len(self.owners):
             combined = described
@@ -104,7 +125,15 @@ class DenseIndex:
             mean = np.where(present, best, 0.0).sum(axis=1) / np.maximum(taken, 1)
             weight = self.score.description_weight
             combined = np.where(taken > 0, weight * described + (1 - weight) * mean, described)
-        return {name: float(score) for name, score in zip(self.names, combined, strict=True)}
+        return combined
+
+
+def _distinct(documents: Sequence[tuple[str, Document]]) -> list[tuple[str, Document]]:
+    """Each (tool, document key) once, first occurrence kept (the store's corpus does the same)."""
+    kept: dict[tuple[str, str], tuple[str, Document]] = {}
+    for name, doc in documents:
+        kept.setdefault((name, doc.key), (name, doc))
+    return list(kept.values())
 
 
 class InMemoryRetriever:
