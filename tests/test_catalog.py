@@ -18,6 +18,7 @@ from toolret import (
     UnknownCoreToolError,
     readable_identifier,
 )
+from toolret.profile import LEGACY_PROFILE
 from toolret.tool import DEFAULT_TEMPLATE, LEGACY_TEMPLATE, check_template, render
 
 MODEL = "test-model@384"
@@ -181,3 +182,14 @@ def test_unknown_core_tool_fails() -> None:
 def test_every_catalog_error_is_a_toolret_error() -> None:
     with pytest.raises(ToolretError):
         Catalog([Tool("x", "")])
+
+
+def test_gemini_keeps_the_documents_it_was_indexed_with() -> None:
+    """Gemini's profile is the legacy one: its corpus hashes (and vectors) stay as they were."""
+    from toolret.embedders.gemini import GeminiEmbedder
+
+    assert GeminiEmbedder.profile == LEGACY_PROFILE
+    assert GeminiEmbedder.example_role == "document"
+    tool = Tool("createRecord", DESCRIPTION, keywords=("new", "add"), category="write")
+    before = "\n".join([readable_identifier(tool.name), DESCRIPTION, "new, add", "write"])
+    assert tool.documents("document", LEGACY_TEMPLATE)[0].text == before
