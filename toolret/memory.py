@@ -65,12 +65,11 @@ class DenseIndex:
     async def build(cls, catalog: Catalog, embedder: Embedder) -> DenseIndex:
         """Embed the catalog's documents as ``embedder``'s profile writes them."""
         documents = _distinct(corpus_documents(catalog, embedder))
-        texts = {role: [d.text for _, d in documents if d.role == role] for role in ROLES}
         vectors: dict[str, Vector] = {}
-        for role, batch in texts.items():
-            embedded = await embed_role(embedder, batch, role)
-            keys = [d.key for _, d in documents if d.role == role]
-            vectors.update(zip(keys, embedded, strict=True))
+        for role in ROLES:
+            texts = {d.key: d.text for _, d in documents if d.role == role}  # each key once
+            embedded = await embed_role(embedder, list(texts.values()), role)
+            vectors.update(zip(texts, embedded, strict=True))
         return cls.from_vectors(catalog.names, documents, vectors, profile_of(embedder).score)
 
     @classmethod

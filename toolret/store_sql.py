@@ -27,7 +27,10 @@ prepared statement's generic plan cannot see how many documents a catalog has:
   (corpus, tool) and scored exactly. A tool outside both scans cannot score better than the
   bound the scans' farthest distances give, so when ``k`` candidates score within it the
   answer is exact (given the index's nearest neighbours); when they do not, wider scans
-  (``4 x k`` descriptions, ``k x most documents`` examples) run in the same statement.
+  (``4 x k`` descriptions, ``k x max(5, most documents)`` examples) run in the same
+  statement. Both statements read a document's kind from its stored vector (the kind its
+  first writer gave it: a text that is one tool's description and, in the same role, another
+  tool's example would count as the first).
 
 Model id, dimension and the HNSW limits are literals (they select the partial index and the
 plan); every value from a request is a parameter. The query vector travels in pgvector's binary
@@ -164,8 +167,10 @@ FIRST_DESCRIPTIONS_PER_TOOL = 2
 FIRST_EXAMPLES_PER_TOOL = 3
 """With a blended score, the first pass scans ``2 × k`` descriptions and ``3 × k`` examples:
 on the public dev benchmark (60 tools, 660 vectors) and the roster's tuning half those certify
-the exact answer for 93–100% of messages; the second pass (``4 × k`` and ``k × most documents``)
-certified all of them."""
+the exact answer for 93–100% of messages; the second pass (``4 × k`` and
+``k × max(5, most documents)``) certified all of them. Where scores have a flat tail (random
+vectors, where only the few true neighbours are near) the first pass seldom certifies: the
+statement then costs about nine times the max statement (three with one pass)."""
 
 
 @lru_cache(maxsize=256)
