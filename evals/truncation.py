@@ -2,14 +2,17 @@
 that window should be. ``python -m evals.truncation`` writes ``evals/out/truncation.md``.
 
 Users paste: they reply on top of a quoted email thread, paste a log and ask about it at the end,
-or write a paragraph of context, ask, and paste a table below. Each eval case is set inside such
-text, in each of three layouts (about 8,000 characters, some 2,000 tokens, each):
+or write a paragraph of context, ask, and paste a table below. And some simply write more than
+the request. Each eval case is set inside such text, in each of four layouts:
 
-- ``reply``: a greeting, the request, a signature, then a quoted thread in the case's language;
+- ``note`` (no paste, 300-500 characters, about 100 tokens): a greeting and a paragraph of
+  context, the request, a closing line; a window too short for it cuts into the request;
+- ``reply`` (this and the next two: about 8,000 characters, some 2,000 tokens): a greeting, the
+  request, a signature, then a quoted thread in the case's language;
 - ``log``: a line of context, a pasted log, then the request at the end;
 - ``middle``: a paragraph of context, the request, then a pasted table of units.
 
-Every message is then embedded as a query cut to a window of 128, 256 or 512 tokens, keeping its
+Every message is then embedded as a query cut to a window of 64 to 512 tokens, keeping its
 head, its tail, or half of each (``toolret.embedders.window``), and ranked against the roster
 with its examples, as the gate ranks (dense, the bundled model). The table gives recall@12 per
 layout and the model's time per message at each window; the case alone (no pasted text) is the
@@ -42,8 +45,8 @@ from toolret.selection import DEFAULT_K, top_k
 
 __all__ = ["LAYOUTS", "StudyRow", "compose", "main", "study"]
 
-LAYOUTS = ("reply", "log", "middle")
-WINDOWS = (128, 256, 512)
+LAYOUTS = ("note", "reply", "log", "middle")
+WINDOWS = (64, 96, 128, 256, 512)
 KEEPS: tuple[Keep, ...] = ("head", "tail", "head_tail")
 TARGET_CHARS = 8_000
 DEFAULT_OUT = Path("evals/out")
@@ -118,6 +121,11 @@ _SIGNATURE = {
     "ar": "مع التحية،\nنادية صالح\nعمليات المبيعات",
     "tr": "Saygılarımla,\nNadia Saleh\nSatış Operasyonları",
 }
+_CLOSING = {
+    "en": "Thanks, and tell me if you need anything else from me before Friday.",
+    "ar": "شكراً، وأخبرني إذا احتجت أي شيء آخر مني قبل يوم الجمعة.",
+    "tr": "Teşekkürler, cumadan önce benden başka bir şey gerekirse haber ver.",
+}
 _LOG_INTRO = {
     "en": "This is what the nightly sync printed:",
     "ar": "هذا ما طبعته المزامنة الليلية:",
@@ -182,6 +190,9 @@ def compose(case: Case, layout: str, seed: int, chars: int = TARGET_CHARS) -> st
     """The case's request inside about ``chars`` characters of pasted text, as ``layout`` says."""
     rng = random.Random(seed)
     language, request = case.language, case.prompt
+    if layout == "note":
+        context = rng.choice(_THREAD[language][:5])
+        return f"{_GREETING[language]} {context}\n\n{request}\n\n{_CLOSING[language]}"
     if layout == "reply":
         head = f"{_GREETING[language]}\n\n{request}\n\n{_SIGNATURE[language]}\n\n"
         return head + _thread(language, chars - len(head), rng)
@@ -289,9 +300,10 @@ def _pick(per_language: int | None) -> list[Case]:
 def markdown(rows: Sequence[StudyRow], k: int = DEFAULT_K) -> str:
     """The study as a markdown table."""
     lines = [
-        f"| query window (tokens) | keep | R@{k} reply | R@{k} log | R@{k} middle | R@{k} all "
-        "| model ms / message |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| query window (tokens) | keep | "
+        + " | ".join(f"R@{k} {layout}" for layout in LAYOUTS)
+        + f" | R@{k} all | model ms / message |",
+        "|---|---|" + "---:|" * (len(LAYOUTS) + 2),
     ]
     for row in rows:
         cells = [_pct(row.recall.get(layout)) for layout in LAYOUTS]
