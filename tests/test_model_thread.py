@@ -89,11 +89,15 @@ async def test_a_query_waits_for_one_document_chunk_not_a_whole_indexing_run() -
         for i in range(40)
     ]
     holder = thread.submit(lambda: None, Priority.DOCUMENTS)  # what the model is busy with
+    # The thread must hold the holder before anything else is queued: otherwise, on a machine
+    # where the thread starts late, the query outranks the holder in the queue. Blocking the
+    # loop here is harmless: nothing else is scheduled on it yet.
+    assert recorder.started.wait(WAIT)
     indexing = asyncio.ensure_future(embedder.embed_documents(documents))
     query = asyncio.ensure_future(embedder.embed_query("archive the record"))
     # Both tasks queue all their work on their first step, which runs before this coroutine
-    # resumes from any await; the model thread is held in the holder meanwhile.
-    assert await asyncio.get_running_loop().run_in_executor(None, recorder.started.wait, WAIT)
+    # resumes from any await.
+    await asyncio.get_running_loop().run_in_executor(None, recorder.started.wait, WAIT)
     queued = thread.pending
     recorder.release.set()
     vector = await query
