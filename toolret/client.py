@@ -24,7 +24,7 @@ import time
 import weakref
 from collections.abc import Iterable, Sequence
 from types import TracebackType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from toolret.backoff import Backoff
 from toolret.catalog import Catalog
@@ -53,6 +53,10 @@ from toolret.store import StoreRanking, VectorStore
 from toolret.store_sql import EXACT_LIMIT, CatalogQuery
 from toolret.tool import Tool
 
+if TYPE_CHECKING:  # imported where used: Redis and arq are optional
+    from toolret.feedback_queue import FeedbackSender
+    from toolret.queue import ReindexQueue
+
 __all__ = ["ToolRetrievalClient"]
 
 log = logging.getLogger("toolret")
@@ -71,33 +75,6 @@ three quarters at most, so whenever the embedding is done within the first quart
 normally) a stuck statement is cancelled by the server before the client's deadline: the
 connection survives, and the selection falls open with ``timeout``. Later than that, the
 client's deadline comes first and the connection, abandoned mid-query, is thrown away."""
-
-
-class _Queue(Protocol):
-    """``toolret.queue.ReindexQueue``, imported lazily (Redis is optional)."""
-
-    async def enqueue(self, catalog: Catalog, embedder: Embedder) -> bool: ...
-
-    async def aclose(self) -> None: ...
-
-
-class _Feedback(Protocol):
-    """``toolret.feedback_queue.FeedbackSender``, imported lazily (Redis is optional)."""
-
-    def report(
-        self,
-        catalog: Catalog,
-        selection: Selection,
-        transcript: Sequence[Any] | Iterable[str],
-        *,
-        embedder: Embedder,
-        k: int,
-        message: str | None = None,
-        learn: bool = False,
-        keep_text: bool = False,
-    ) -> bool: ...
-
-    async def aclose(self) -> None: ...
 
 
 class ToolRetrievalClient:
@@ -172,9 +149,9 @@ class ToolRetrievalClient:
         self._queries: weakref.WeakKeyDictionary[Catalog, CatalogQuery] = (
             weakref.WeakKeyDictionary()
         )
-        self._queue: _Queue | None = None
+        self._queue: ReindexQueue | None = None
         self._reindex_backoff = reindex_backoff or Backoff()
-        self._feedback: _Feedback | None = None
+        self._feedback: FeedbackSender | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._entered = False
         self._closed = False
@@ -409,7 +386,7 @@ class ToolRetrievalClient:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _enqueue(self, queue: _Queue, catalog: Catalog, corpus_hash: str) -> None:
+    async def _enqueue(self, queue: ReindexQueue, catalog: Catalog, corpus_hash: str) -> None:
         embedder = self._raw_embedder
         assert embedder is not None
         try:
