@@ -12,6 +12,9 @@ the request. Each eval case is set inside such text, in each of four layouts:
 - ``log``: a line of context, a pasted log, then the request at the end;
 - ``middle``: a paragraph of context, the request, then a pasted table of units.
 
+Only the tuning half of the cases (``evals.cases.TUNE``) is used: the study chooses the query
+window and what it keeps, and a choice is never made on held-back cases.
+
 Every message is then embedded as a query cut to a window of 64 to 512 tokens, keeping its
 head, its tail, or half of each (``toolret.embedders.window``), and ranked against the roster
 with its examples, as the gate ranks (dense, the bundled model). The table gives recall@12 per
@@ -35,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evals.cases import CASES, LANGUAGES, Case
+from evals.cases import CASES, LANGUAGES, TUNE, Case
 from evals.roster import build_catalog
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.embedders.guard import guarded
@@ -230,7 +233,8 @@ async def study(
     k: int = DEFAULT_K,
     log: bool = True,
 ) -> list[StudyRow]:
-    """Measure every cut on every case in every layout (``per_language`` cases each, or all)."""
+    """Measure every cut on every tuning case in every layout (``per_language`` cases of each
+    language, or all)."""
     base = BundledE5Embedder()
     catalog = build_catalog(examples=True)
     index = await DenseIndex.build(catalog, guarded(base))
@@ -285,12 +289,11 @@ def _window(tokens: int, keep: Keep) -> InputWindow:
 
 
 def _pick(per_language: int | None) -> list[Case]:
-    if per_language is None:
-        return list(CASES)
+    """The tuning half's cases (``per_language`` of each language, or all of them)."""
     return [
         case
         for language in LANGUAGES
-        for case in [c for c in CASES if c.language == language][:per_language]
+        for case in [c for c in CASES if c.language == language and c.split == TUNE][:per_language]
     ]
 
 
