@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import bpe_openai
 import pytest
 
 from tests.tools import crm_catalog
-from toolret import InMemoryRetriever, tokens
+from toolret import InMemoryRetriever, Tool, tokens
 from toolret.selection import Mode
 
 
@@ -51,3 +52,20 @@ def test_an_unknown_tokenizer_is_a_configuration_error() -> None:
 
     with pytest.raises(ConfigurationError, match="no tokenizer"):
         tokens.load_tokenizer("no_such_encoding")
+
+
+def test_a_tool_is_counted_with_its_own_parameters() -> None:
+    """Tools compare equal whatever their schemas; the count must not be shared between them."""
+    bare = Tool(name="export_records", description="Export the records of a list to a CSV file.")
+    schema = {
+        "type": "object",
+        "properties": {"list_id": {"type": "string", "description": "The list to export."}},
+        "required": ["list_id"],
+    }
+    with_parameters = dataclasses.replace(bare, input_schema=schema)
+    assert bare == with_parameters  # what made a cache keyed on the tool return the wrong count
+    assert tokens.tool_tokens(bare) == tokens.estimate_tokens(tokens.tool_json(bare))
+    assert tokens.tool_tokens(with_parameters) == tokens.estimate_tokens(
+        tokens.tool_json(with_parameters)
+    )
+    assert tokens.tool_tokens(with_parameters) > tokens.tool_tokens(bare)

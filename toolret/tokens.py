@@ -76,7 +76,7 @@ def load_tokenizer(name: str = "o200k_base") -> str:
     with _lock:
         _counter = lambda text: len(encoding.encode(text))  # noqa: E731
         _name = name
-        tool_tokens.cache_clear()
+        _tool_tokens.cache_clear()
     return name
 
 
@@ -85,7 +85,7 @@ def reset_tokenizer() -> None:
     global _counter, _name
     with _lock:
         _counter, _name = None, ESTIMATE
-        tool_tokens.cache_clear()
+        _tool_tokens.cache_clear()
 
 
 def tokenizer_name() -> str:
@@ -103,9 +103,16 @@ def tool_json(tool: Tool) -> str:
     return json.dumps(definition, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-@lru_cache(maxsize=8192)
 def tool_tokens(tool: Tool) -> int:
-    """Tokens of one tool's definition (cached per tool)."""
+    """Tokens of one tool's definition (cached per tool and parameter schema)."""
+    return _tool_tokens(tool, id(tool.input_schema))
+
+
+@lru_cache(maxsize=8192)
+def _tool_tokens(tool: Tool, schema: int) -> int:
+    """Keyed on the schema's identity as well: tools compare equal whatever their parameters,
+    so a cache keyed on the tool alone gave a changed schema its old count. The entry holds the
+    tool, and so its schema, so no other schema can take that identity while it is cached."""
     text = tool_json(tool)
     counter = _counter
     return counter(text) if counter is not None else estimate_tokens(text)
