@@ -13,7 +13,8 @@ the request. Each eval case is set inside such text, in each of four layouts:
 - ``middle``: a paragraph of context, the request, then a pasted table of units.
 
 Only the tuning half of the cases (``evals.cases.TUNE``) is used: the study chooses the query
-window and what it keeps, and a choice is never made on held-back cases.
+window and what it keeps, and a choice is never made on held-back cases. ``--report-held``
+measures the held-back half instead, to report a choice already made.
 
 Every message is then embedded as a query cut to a window of 64 to 512 tokens, keeping its
 head, its tail, or half of each (``toolret.embedders.window``), and ranked against the roster
@@ -38,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evals.cases import CASES, LANGUAGES, TUNE, Case
+from evals.cases import CASES, HELD, LANGUAGES, TUNE, Case, Split
 from evals.roster import build_catalog
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.embedders.guard import guarded
@@ -232,13 +233,14 @@ async def study(
     whole: bool = False,
     k: int = DEFAULT_K,
     log: bool = True,
+    split: Split = TUNE,
 ) -> list[StudyRow]:
-    """Measure every cut on every tuning case in every layout (``per_language`` cases of each
-    language, or all)."""
+    """Measure every cut on every case of ``split`` in every layout (``per_language`` cases of
+    each language, or all)."""
     base = BundledE5Embedder()
     catalog = build_catalog(examples=True)
     index = await DenseIndex.build(catalog, guarded(base))
-    cases = _pick(per_language)
+    cases = _pick(per_language, split)
     messages = [
         (case, layout, compose(case, layout, seed=i * len(LAYOUTS) + j))
         for i, case in enumerate(cases)
@@ -288,12 +290,12 @@ def _window(tokens: int, keep: Keep) -> InputWindow:
     return dataclasses.replace(BundledE5Embedder.input_window, query_tokens=tokens, query_keep=keep)
 
 
-def _pick(per_language: int | None) -> list[Case]:
-    """The tuning half's cases (``per_language`` of each language, or all of them)."""
+def _pick(per_language: int | None, split: Split) -> list[Case]:
+    """One half's cases (``per_language`` of each language, or all of them)."""
     return [
         case
         for language in LANGUAGES
-        for case in [c for c in CASES if c.language == language and c.split == TUNE][:per_language]
+        for case in [c for c in CASES if c.language == language and c.split == split][:per_language]
     ]
 
 
@@ -330,6 +332,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--keeps", default=",".join(KEEPS), help="head, tail, head_tail")
     parser.add_argument("--per-language", type=int, default=None, help="cases per language")
     parser.add_argument("--whole", action="store_true", help="also embed the whole message")
+    parser.add_argument(
+        "--report-held",
+        action="store_true",
+        help="measure the held-back cases instead: to report a choice, never to make one",
+    )
     args = parser.parse_args(argv)
     rows = asyncio.run(
         study(
@@ -337,12 +344,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             keeps=[keep for keep in KEEPS if keep in args.keeps.split(",")],
             per_language=args.per_language,
             whole=args.whole,
+            split=HELD if args.report_held else TUNE,
         )
     )
     table = markdown(rows)
     print(table)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "truncation.md").write_text(f"# Long messages: what to keep\n\n{table}\n")
+    half = "held-back cases (reported, not tuned on)" if args.report_held else "tuning cases"
+    title = f"# Long messages: what to keep ({half})"
+    (args.out / "truncation.md").write_text(f"{title}\n\n{table}\n")
     (args.out / "truncation.json").write_text(
         json.dumps([dataclasses.asdict(row) for row in rows], indent=2)
     )

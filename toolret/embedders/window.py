@@ -44,11 +44,13 @@ __all__ = [
 Keep = Literal["head", "tail", "head_tail"]
 """What to keep of a text longer than its window: its start, its end, or half of each."""
 
-QUERY_TOKENS = 128
+QUERY_TOKENS = 96
 """Queries are cut to this many tokens (special tokens included), or the model's window if
-smaller. On the long-message study 128 tokens with head and tail kept found the request in a
-pasted email or log better than 256 or 512 (less of the text around it dilutes the vector), and
-it costs the bundled model about a quarter of a full window."""
+smaller. Chosen on the tuning half of the cases by ``python -m evals.truncation`` (the bundled
+model; each case set in a short note, an email reply, a log, both, or the middle of a table):
+96 tokens, head and tail kept, found the request best (R@12 over all layouts 67% against 63% at
+128, 55% at 256 and 66% at 80; 64 tokens starts to cut short notes, 57% against 67%). Less text
+around the request dilutes its vector less, and a shorter window costs the model less."""
 QUERY_KEEP: Keep = "head_tail"
 """What a long query keeps; see ``QUERY_TOKENS``."""
 DOCUMENT_KEEP: Keep = "head"
