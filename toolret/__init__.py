@@ -51,7 +51,7 @@ if TYPE_CHECKING:
         to_openai,
         tool_def,
     )
-    from toolret.catalog import Catalog
+    from toolret.catalog import Catalog, CatalogWarning
     from toolret.client import ToolRetrievalClient
     from toolret.embedders import BundledE5Embedder, Embedder, GeminiEmbedder, InputWindow
     from toolret.embedders.base import Vector, Vectors
@@ -92,6 +92,7 @@ _LAZY: dict[str, str] = {
     "upgrade_database": "toolret.schema",
     # the catalog and its adapters
     "Catalog": "toolret.catalog",
+    "CatalogWarning": "toolret.catalog",
     "Tool": "toolret.tool",
     "ToolRegistry": "toolret.adapters",
     "tool_def": "toolret.adapters",
@@ -142,6 +143,7 @@ __all__ = [
     "Catalog",
     "CatalogError",
     "CatalogSourceError",
+    "CatalogWarning",
     "ClientStateError",
     "ConfigurationError",
     "CorpusIncompleteError",
