@@ -75,6 +75,7 @@ if TYPE_CHECKING:
         called_tool_name,
         responses_tools,
     )
+    from toolret.lint import LintFinding, LintReport, lint_catalog
     from toolret.memory import InMemoryRetriever
     from toolret.rounds import make_per_round_retrieve
     from toolret.schema import upgrade_database
@@ -89,6 +90,10 @@ _LAZY: dict[str, str] = {
     "InMemoryRetriever": "toolret.memory",
     "Settings": "toolret.settings",
     "IndexReport": "toolret.indexing",
+    # the catalog doctor
+    "lint_catalog": "toolret.lint",
+    "LintReport": "toolret.lint",
+    "LintFinding": "toolret.lint",
     "upgrade_database": "toolret.schema",
     # the catalog and its adapters
     "Catalog": "toolret.catalog",
@@ -156,6 +161,8 @@ __all__ = [
     "IndexReport",
     "InputWindow",
     "InvalidToolNameError",
+    "LintFinding",
+    "LintReport",
     "McpOrigin",
     "Mode",
     "NotIndexedError",
@@ -192,6 +199,7 @@ __all__ = [
     "default_registry",
     "discovered_tool_names",
     "find_tools_definition",
+    "lint_catalog",
     "load_examples",
     "loaded_tool_names",
     "make_per_round_retrieve",

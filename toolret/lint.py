@@ -12,7 +12,8 @@ retrieval chooses among (non-core); core tools are always bound.
   threshold (cosine). A message meant for one will often rank the other first. A warning: two
   tools may be alike on purpose; say in each description when to use it rather than the other.
 - ``missing_language``: a tool with no example request in one of the languages checked (by
-  default, every language that holds at least ``LANGUAGE_SHARE`` of the catalog's examples).
+  default, every language that holds at least ``LANGUAGE_SHARE`` of the catalog's examples,
+  over two tools or more).
   A warning: messages in that language lean on the description alone.
 - ``misplaced_example``: an example request nearer to another tool's description document than
   to its own tool's, by more than the model's margin (``MISPLACED_MARGINS``). A warning: the
@@ -100,7 +101,8 @@ MISPLACED_MARGINS: Mapping[str, float] = {
 reported, per embedding model; 0 for a model not listed (see the module docstring)."""
 LANGUAGE_SHARE = 0.1
 """By default a language is checked when at least this share of the catalog's examples are in
-it: enough to be meant, above the few short examples a language identifier gets wrong."""
+it (in the examples of two tools or more): enough to be meant, above the few short examples a
+language identifier gets wrong."""
 JSON_VERSION = 1
 """The version of ``LintReport.as_dict``'s schema; it changes only when a key changes meaning
 or goes away."""
@@ -257,7 +259,8 @@ async def lint_catalog(
     )
     corpus = await embed_corpus(catalog, embedder)
     example_texts = [text for _, text in corpus.examples]
-    checked = _known_languages(languages) if languages is not None else _present(example_texts)
+    known = _known_languages(languages) if languages is not None else None
+    checked = known if known is not None else _present(corpus.examples)
     found = [
         *_thin(catalog, min_description_length),
         *await _cut(corpus, embedder),
@@ -415,13 +418,18 @@ def example_languages(texts: Sequence[str], languages: Sequence[str]) -> list[st
     return [next(label for label, _ in identifier.rank(text) if label in allowed) for text in texts]
 
 
-def _present(texts: Sequence[str]) -> list[str]:
-    """The languages holding at least ``LANGUAGE_SHARE`` of ``texts``, most examples first."""
-    if not texts:
-        return []
+def _present(examples: Sequence[tuple[int, str]]) -> list[str]:
+    """The languages holding at least ``LANGUAGE_SHARE`` of the examples, in the examples of at
+    least two tools (one short example in the wrong language must not count), most first."""
     identifier = _identifier()
-    counts = Counter(identifier.classify(text)[0] for text in texts)
-    return [label for label, n in counts.most_common() if n >= LANGUAGE_SHARE * len(texts)]
+    labels = [(owner, identifier.classify(text)[0]) for owner, text in examples]
+    counts = Counter(label for _, label in labels)
+    tools = Counter(label for _, label in set(labels))
+    return [
+        label
+        for label, n in counts.most_common()
+        if n >= LANGUAGE_SHARE * len(examples) and tools[label] >= 2
+    ]
 
 
 def _known_languages(languages: Sequence[str]) -> list[str]:
