@@ -120,9 +120,13 @@ def test_openai_validation_errors_come_from_the_catalog() -> None:
     with pytest.raises(InvalidToolNameError, match="create record"):
         catalog_from_openai([chat_tool("create record", CREATE)])
     with pytest.raises(ToolDescriptionError, match="thin"):
-        catalog_from_openai([chat_tool("create_record", "Creates.")])
+        catalog_from_openai([chat_tool("create_record", "Creates.")], third_party=False)
     with pytest.raises(ToolDescriptionError, match="empty"):
-        catalog_from_openai([{"type": "function", "function": {"name": "create_record"}}])
+        catalog_from_openai(
+            [{"type": "function", "function": {"name": "create_record"}}], third_party=False
+        )
+    thin = catalog_from_openai([chat_tool("create_record", "Creates.")])
+    assert [(w.tool, w.kind) for w in thin.warnings] == [("create_record", "thin_description")]
     with pytest.raises(UnknownCoreToolError, match="find_records"):
         catalog_from_openai([chat_tool("create_record", CREATE)], core=["find_records"])
 
@@ -400,8 +404,11 @@ def test_mcp_same_tool_listed_twice_is_a_duplicate() -> None:
 
 
 def test_mcp_thin_description_names_the_tool() -> None:
+    (warning,) = catalog_from_mcp({"github": [sdk_tool("create_issue", None)]}).warnings
+    assert warning.tool == "github__create_issue"
+    assert "empty description" in warning.message
     with pytest.raises(ToolDescriptionError, match="github__create_issue"):
-        catalog_from_mcp({"github": [sdk_tool("create_issue", None)]})
+        catalog_from_mcp({"github": [sdk_tool("create_issue", None)]}, third_party=False)
 
 
 @pytest.mark.parametrize(

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
         to_openai,
         tool_def,
     )
-    from toolret.catalog import Catalog
+    from toolret.catalog import Catalog, CatalogWarning
     from toolret.client import ToolRetrievalClient
     from toolret.embedders import BundledE5Embedder, Embedder, GeminiEmbedder, InputWindow
     from toolret.embedders.base import Vector, Vectors
@@ -75,6 +75,7 @@ if TYPE_CHECKING:
         called_tool_name,
         responses_tools,
     )
+    from toolret.lint import LintFinding, LintReport, lint_catalog
     from toolret.memory import InMemoryRetriever
     from toolret.rounds import make_per_round_retrieve
     from toolret.schema import upgrade_database
@@ -89,9 +90,14 @@ _LAZY: dict[str, str] = {
     "InMemoryRetriever": "toolret.memory",
     "Settings": "toolret.settings",
     "IndexReport": "toolret.indexing",
+    # the catalog doctor
+    "lint_catalog": "toolret.lint",
+    "LintReport": "toolret.lint",
+    "LintFinding": "toolret.lint",
     "upgrade_database": "toolret.schema",
     # the catalog and its adapters
     "Catalog": "toolret.catalog",
+    "CatalogWarning": "toolret.catalog",
     "Tool": "toolret.tool",
     "ToolRegistry": "toolret.adapters",
     "tool_def": "toolret.adapters",
@@ -142,6 +148,7 @@ __all__ = [
     "Catalog",
     "CatalogError",
     "CatalogSourceError",
+    "CatalogWarning",
     "ClientStateError",
     "ConfigurationError",
     "CorpusIncompleteError",
@@ -154,6 +161,8 @@ __all__ = [
     "IndexReport",
     "InputWindow",
     "InvalidToolNameError",
+    "LintFinding",
+    "LintReport",
     "McpOrigin",
     "Mode",
     "NotIndexedError",
@@ -190,6 +199,7 @@ __all__ = [
     "default_registry",
     "discovered_tool_names",
     "find_tools_definition",
+    "lint_catalog",
     "load_examples",
     "loaded_tool_names",
     "make_per_round_retrieve",

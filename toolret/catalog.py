@@ -3,15 +3,23 @@
 Tools are ordered by domain rank (stable within a domain), so any subset comes out
 domain-grouped and byte-stable. Bad input fails here, when the catalog is built, never at
 request time.
+
+One exception: a tool the application did not write (``Tool.third_party``: an MCP server's
+listing, provider tool JSON) is kept with a thin description, because the application cannot
+fix it; the catalog lists it in ``warnings`` and logs it. Invalid names and duplicates are
+refused whoever wrote the tool.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import logging
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import cached_property
+from typing import Literal
 
 from toolret.errors import (
     DuplicateToolError,
@@ -22,7 +30,9 @@ from toolret.errors import (
 )
 from toolret.tool import Document, Role, Tool
 
-__all__ = ["DEFAULT_DOMAIN_RANK", "MIN_DESCRIPTION_LENGTH", "Catalog"]
+__all__ = ["DEFAULT_DOMAIN_RANK", "MIN_DESCRIPTION_LENGTH", "Catalog", "CatalogWarning"]
+
+log = logging.getLogger("toolret")
 
 DEFAULT_DOMAIN_RANK: tuple[str, ...] = (
     "records",
@@ -45,11 +55,25 @@ description they come from terminal colour codes or a file decoded with the wron
 Tab, newline and carriage return are text."""
 
 
+@dataclass(frozen=True)
+class CatalogWarning:
+    """Something wrong with a tool that the catalog keeps because the application cannot fix it.
+
+    ``kind`` says what (``thin_description``: an empty or too-thin description of a third-party
+    tool); ``message`` says what it costs and what the application can do instead.
+    """
+
+    tool: str
+    kind: Literal["thin_description"]
+    message: str
+
+
 class Catalog:
     """An ordered, validated, immutable set of tools.
 
     ``core`` names tools that are always bound, in addition to tools built with ``core=True``.
-    Raises a ``CatalogError`` subclass naming the tool and what to fix.
+    Raises a ``CatalogError`` subclass naming the tool and what to fix. A third-party tool's
+    thin description is not raised but listed in ``warnings`` (and logged on ``toolret``).
     """
 
     def __init__(
@@ -62,8 +86,12 @@ class Catalog:
     ) -> None:
         given = list(tools)
         seen: set[str] = set()
+        warnings: list[CatalogWarning] = []
         for tool in given:
-            _validate(tool, seen, min_description_length)
+            warning = _validate(tool, seen, min_description_length)
+            if warning is not None:
+                log.warning("toolret: %s", warning.message)
+                warnings.append(warning)
         core_names = set(core)
         unknown = sorted(core_names - seen)
         if unknown:
@@ -74,6 +102,9 @@ class Catalog:
         given = [dataclasses.replace(t, core=True) if t.name in core_names else t for t in given]
         rank = {domain.casefold(): i for i, domain in enumerate(domain_rank)}
         self.domain_rank = tuple(domain_rank)
+        self.min_description_length = min_description_length
+        self.warnings: tuple[CatalogWarning, ...] = tuple(warnings)
+        """What is wrong with third-party tools that were kept, in the order given."""
         self.tools: tuple[Tool, ...] = tuple(
             sorted(given, key=lambda t: rank.get(t.domain.casefold(), len(rank)))
         )
@@ -142,7 +173,9 @@ class Catalog:
         return {}
 
 
-def _validate(tool: Tool, seen: set[str], min_description_length: int) -> None:
+def _validate(tool: Tool, seen: set[str], min_description_length: int) -> CatalogWarning | None:
+    """Raise for what makes ``tool`` unusable; return the warning for a third-party tool's thin
+    description."""
     _check_characters(tool)
     if not VALID_NAME.match(tool.name):
         raise InvalidToolNameError(
@@ -157,14 +190,25 @@ def _validate(tool: Tool, seen: set[str], min_description_length: int) -> None:
         )
     seen.add(tool.name)
     length = len(tool.description.strip())
-    if length < min_description_length:
-        what = "an empty" if length == 0 else f"a thin ({length}-character)"
-        raise ToolDescriptionError(
-            f"tool {tool.name!r} has {what} description; write at least "
-            f"{min_description_length} characters saying what it does and when to use it, "
-            "for a reader who does not know the tool exists",
-            tool=tool.name,
+    if length >= min_description_length:
+        return None
+    what = "an empty" if length == 0 else f"a thin ({length}-character)"
+    if tool.third_party:
+        return CatalogWarning(
+            tool.name,
+            "thin_description",
+            f"tool {tool.name!r} has {what} description (under {min_description_length} "
+            "characters), so retrieval finds it by little more than its name; it comes from "
+            "outside the application and is kept. Pass keywords={...} or examples={...} for it "
+            "to the adapter, or ask its author for a description saying what it does and when "
+            "to use it",
         )
+    raise ToolDescriptionError(
+        f"tool {tool.name!r} has {what} description; write at least "
+        f"{min_description_length} characters saying what it does and when to use it, "
+        "for a reader who does not know the tool exists",
+        tool=tool.name,
+    )
 
 
 def _check_characters(tool: Tool) -> None:

@@ -7,7 +7,7 @@ Every error toolret raises is a ``ToolretError``; each carries the object it is 
     │   ├── DuplicateToolError       two tools share a name
     │   │   └── ToolNameCollisionError  two names become one once made valid for model APIs
     │   ├── InvalidToolNameError     a name model APIs reject ([A-Za-z0-9_-], 1-64 characters)
-    │   ├── ToolDescriptionError     an empty or too-thin description
+    │   ├── ToolDescriptionError     an empty or too-thin description (of a tool the app wrote)
     │   ├── ToolTextError            a character Postgres or model APIs cannot carry (NUL, ...)
     │   ├── UnknownCoreToolError     a core tool that is not in the catalog
     │   └── CatalogSourceError       tool JSON / MCP listings / a catalog spec that cannot be read
@@ -83,7 +83,9 @@ class InvalidToolNameError(CatalogError):
 
 
 class ToolDescriptionError(CatalogError):
-    """A description that is empty or too thin to retrieve by."""
+    """A description that is empty or too thin to retrieve by, of a tool the application wrote.
+
+    A third-party tool's (``Tool.third_party``) is kept, as a ``Catalog.warnings`` entry."""
 
 
 class ToolTextError(CatalogError):

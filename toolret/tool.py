@@ -52,7 +52,8 @@ class Tool:
     """A tool an agent can call, as toolret ranks it.
 
     ``definition`` keeps the provider's original definition (OpenAI/Anthropic JSON, an MCP tool,
-    the decorated function) so the caller can bind exactly what it registered.
+    the decorated function) so the caller can bind exactly what it registered. ``third_party``
+    marks a tool whose text the application did not write (the MCP and JSON adapters set it).
     """
 
     name: str
@@ -65,6 +66,9 @@ class Tool:
     agents: tuple[str, ...] = ()
     examples: tuple[str, ...] = ()
     definition: Any = field(default=None, compare=False, hash=False, repr=False)
+    third_party: bool = field(default=False, compare=False, hash=False)
+    """Defined outside the application (an MCP server, provider tool JSON): the application
+    cannot edit its description, so a thin one is a ``Catalog.warnings`` entry, not an error."""
 
     @property
     def retrieval_text(self) -> str:

@@ -1,9 +1,13 @@
 """What every tool-JSON and MCP adapter shares: reading entries, metadata mappings, examples.
 
-Provider formats carry a name, a description and an input schema, nothing more. What toolret
-adds (domain, category, keywords, example requests) comes in mappings keyed by tool name, and
-example requests may also come from a side file (``load_examples``). A key that names no tool
-raises ``CatalogSourceError``: a typo must never silently drop a tool's examples.
+Provider formats carry a name, a description and an input schema, nothing more. Their tools are
+taken as written by someone else (``third_party=True``, the default): a thin description is then
+a warning on the catalog rather than an error, since the application cannot edit a server's or a
+provider file's text. Pass ``third_party=False`` for JSON the application writes itself.
+
+What toolret adds (domain, category, keywords, example requests) comes in mappings keyed by tool
+name, and example requests may also come from a side file (``load_examples``). A key that names
+no tool raises ``CatalogSourceError``: a typo must never silently drop a tool's examples.
 """
 
 from __future__ import annotations
@@ -101,6 +105,7 @@ class CatalogOptions(TypedDict, total=False):
     keywords: Mapping[str, Sequence[str]] | None
     domain_rank: Sequence[str]
     min_description_length: int
+    third_party: bool
 
 
 def build_catalog(
@@ -113,10 +118,13 @@ def build_catalog(
     keywords: Mapping[str, Sequence[str]] | None = None,
     domain_rank: Sequence[str] = DEFAULT_DOMAIN_RANK,
     min_description_length: int = MIN_DESCRIPTION_LENGTH,
+    third_party: bool = True,
 ) -> Catalog:
     """Attach the per-tool metadata to the entries and validate them into a ``Catalog``.
 
     Keys of every mapping, and ``core`` names, may be a tool's final name or one of its aliases.
+    ``third_party`` marks every tool as written outside the application (``Tool.third_party``):
+    a thin description becomes a ``Catalog.warnings`` entry instead of a ``ToolDescriptionError``.
     """
     resolve: dict[str, str] = {}
     seen: dict[str, str] = {}
@@ -145,6 +153,7 @@ def build_catalog(
             domain=domains.get(entry.tool.name, entry.tool.domain),
             category=categories.get(entry.tool.name, entry.tool.category),
             keywords=keyword_map.get(entry.tool.name, entry.tool.keywords),
+            third_party=third_party,
         )
         for entry in entries
     ]

