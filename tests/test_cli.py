@@ -16,7 +16,17 @@ from typer.testing import CliRunner, Result
 from toolret.cli import app
 from toolret.schema import head_revision
 
-COMMANDS = [[], ["search"], ["demo"], ["eval"], ["status"], ["reindex"], ["db"], ["db", "upgrade"]]
+COMMANDS = [
+    [],
+    ["search"],
+    ["demo"],
+    ["eval"],
+    ["status"],
+    ["reindex"],
+    ["db"],
+    ["db", "upgrade"],
+    ["db", "downgrade"],
+]
 
 
 @pytest.fixture
