@@ -81,7 +81,10 @@ class VectorSpace:
         self,
         documents: Iterable[tuple[str, Vector]],
         learned: Iterable[tuple[str, Vector]] = (),
+        *,
+        learned_min_similarity: float = LEARNED_MIN_SIMILARITY,
     ) -> None:
+        self.learned_min_similarity = learned_min_similarity
         pairs = list(documents)
         self.tools: list[str] = sorted({tool for tool, _ in pairs})
         self._index = {tool: i for i, tool in enumerate(self.tools)}
@@ -114,7 +117,9 @@ class VectorSpace:
         if len(self._owners):
             np.maximum.at(best, self._owners, self._matrix @ q)
         if self._learned:
-            np.maximum.at(best, np.array(self._learned_owners), _normalized(self._learned) @ q)
+            similarity = _normalized(self._learned) @ q
+            counted = similarity >= self.learned_min_similarity
+            np.maximum.at(best, np.array(self._learned_owners)[counted], similarity[counted])
         return best
 
     def decide(
