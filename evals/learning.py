@@ -14,9 +14,11 @@ Each experiment starts from a published corpus with an empty learned layer and:
 On the roster: traffic is ``evals.traffic`` (new requests, apart from both halves of the cases),
 the test is the held-back half. Every language's traffic is also left out once, to show what
 learning does to a language that sent none. On ``../shared/benchmarks/massive-dev`` (read at run
-time, never copied): the catalog is the intents' descriptions, traffic the train-split utterances
-of ``examples.json``, the test ``cases.jsonl`` (valid split); the same utterances written in as
-hand-picked examples are the reference. Results go to ``evals/out/learning.md``.
+time, never copied; ``--bench DIR`` points elsewhere; skipped, saying so, when it is absent):
+the catalog is the intents' descriptions, traffic the train-split utterances of
+``examples.json``, the test ``cases.jsonl`` (valid split); the same utterances written in as
+hand-picked examples are the reference, and English traffic alone shows what learning does to
+Persian. Results go to ``evals/out/learning.md``.
 """
 
 from __future__ import annotations
@@ -187,20 +189,25 @@ def roster_experiments(ks: Sequence[int]) -> list[Experiment]:
     return runs
 
 
-def massive_experiments(folder: Path, ks: Sequence[int]) -> list[Experiment]:
-    """Descriptions only; train utterances as traffic (both languages, then each alone)."""
+def massive_sets(folder: Path) -> tuple[Catalog, Catalog, list[Case], list[Case]]:
+    """massive-dev as (descriptions-only catalog, catalog with the train utterances written in
+    as examples, the same utterances as traffic, the valid cases as the test)."""
     tools = [json.loads(line) for line in (folder / "tools.jsonl").read_text().splitlines()]
     examples: dict[str, dict[str, list[str]]] = json.loads((folder / "examples.json").read_text())
     cases = [json.loads(line) for line in (folder / "cases.jsonl").read_text().splitlines()]
     test = [(c["lang"], c["query"], tuple(c["expected"])) for c in cases]
-    plain = _massive_catalog(tools, {})
-    written = _massive_catalog(tools, examples)
     traffic = [
         (lang, utterance, (tool,))
         for lang in ("en", "fa")
         for tool, by_language in examples.items()
         for utterance in by_language.get(lang, [])
     ]
+    return _massive_catalog(tools, {}), _massive_catalog(tools, examples), traffic, test
+
+
+def massive_experiments(folder: Path, ks: Sequence[int]) -> list[Experiment]:
+    """Descriptions only; train utterances as traffic (both languages, then each alone)."""
+    plain, written, traffic, test = massive_sets(folder)
     runs = []
     for k in ks:
         runs.append(Experiment(f"massive, traffic en+fa, k={k}", plain, traffic, test, k))
@@ -268,10 +275,64 @@ def no_traffic_check(outcomes: Sequence[Outcome]) -> list[str]:
     ]
 
 
+def massive_summary(outcomes: Sequence[Outcome]) -> str:
+    """massive-dev per language: before learning, after learning from both languages' traffic,
+    and with the same utterances written in as hand-picked examples; then what English traffic
+    alone does to Persian, which sent none."""
+    runs = {o.experiment.name: o for o in outcomes if o.experiment.name.startswith("massive")}
+    picked = runs.get("massive, hand-picked examples written in")
+    if picked is None:
+        return ""
+
+    def cells(row: dict[int, float]) -> str:
+        return " / ".join(f"{row[k]:.3f}" for k in KS)
+
+    def dropped(before: dict[int, float], after: dict[int, float]) -> str:
+        return " ▼" if any(after[k] < before[k] - 1e-9 for k in KS) else ""
+
+    lines = [
+        "## massive-dev: learned from traffic vs hand-picked examples",
+        "Catalog: the 60 intents' descriptions. Traffic: the train-split utterances of "
+        "`examples.json`, fed back through the real path; the hand-picked column writes the "
+        "same utterances in as examples instead. Test: the valid-split `cases.jsonl`. "
+        "R@1 / R@5 / R@12.",
+        "",
+        "| deployed k | lang | cases | before | after learning (traffic en+fa) | hand-picked "
+        "examples | learned vectors |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, outcome in runs.items():
+        if not name.startswith("massive, traffic en+fa"):
+            continue
+        for language in sorted(outcome.before):
+            lines.append(
+                f"| {outcome.experiment.k} | {language} | {outcome.cases[language]} | "
+                f"{cells(outcome.before[language])} | {cells(outcome.after[language])} | "
+                f"{cells(picked.after[language])} | {outcome.learned} |"
+            )
+    lines += ["", "| English traffic only, deployed k | fa before | fa after | learned |"]
+    lines.append("|---|---|---|---|")
+    for name, outcome in runs.items():
+        if name.startswith("massive, traffic en,") and "fa" in outcome.before:
+            before, after = outcome.before["fa"], outcome.after["fa"]
+            lines.append(
+                f"| {outcome.experiment.k} | {cells(before)} | "
+                f"{cells(after)}{dropped(before, after)} | {outcome.learned} |"
+            )
+    return "\n".join(lines)
+
+
 async def main_async(args: argparse.Namespace) -> int:
     ks = [int(k) for k in args.k.split(",")]
     experiments = roster_experiments(ks)
-    if not args.skip_massive and args.massive.is_dir():
+    if args.skip_massive:
+        print("massive-dev replay skipped (--skip-massive)")
+    elif not (args.massive / "cases.jsonl").is_file():
+        print(
+            f"massive-dev replay skipped: no benchmark at {args.massive} "
+            "(pass --bench DIR; it is read from ../shared/benchmarks/massive-dev)"
+        )
+    else:
         experiments += massive_experiments(args.massive, ks)
     embedder = MemoEmbedder(BundledE5Embedder())
     outcomes = []
@@ -289,8 +350,9 @@ async def main_async(args: argparse.Namespace) -> int:
             table(outcomes),
             "No-traffic languages that lost recall: "
             + ("; ".join(no_traffic_check(outcomes)) or "none"),
+            massive_summary(outcomes),
         ]
-    )
+    ).rstrip()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(report + "\n")
     print(report)
@@ -301,7 +363,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--k", default="12,5", help="Deployed k values (comma-separated).")
     parser.add_argument("--out", type=Path, default=Path("evals/out/learning.md"))
-    parser.add_argument("--massive", type=Path, default=MASSIVE)
+    parser.add_argument(
+        "--bench",
+        "--massive",
+        dest="massive",
+        type=Path,
+        default=MASSIVE,
+        help="The massive-dev benchmark folder (default: ../shared/benchmarks/massive-dev).",
+    )
     parser.add_argument("--skip-massive", action="store_true")
     return asyncio.run(main_async(parser.parse_args(argv)))
 

@@ -474,12 +474,12 @@ def test_decorator_on_a_function_derives_name_description_and_schema() -> None:
                 "type": "string",
                 "description": "the object to add to, e.g. 'companies'",
             },
-            "values": {"type": "object"},
+            "values": {"type": "object", "additionalProperties": {"type": "string"}},
             "tags": {"type": "array", "items": {"type": "string"}},
-            "mode": {"type": "string", "enum": ["draft", "final"]},
-            "count": {"type": "integer"},
-            "ratio": {"type": "number"},
-            "notify": {"type": "boolean"},
+            "mode": {"type": "string", "enum": ["draft", "final"], "default": "final"},
+            "count": {"type": "integer", "default": 1},
+            "ratio": {"type": "number", "default": 1.0},
+            "notify": {"type": "boolean", "default": False},
         },
         "required": ["object_name", "values"],
     }
@@ -524,7 +524,7 @@ def test_decorator_on_classes() -> None:
         "properties": {
             "source": {"type": "string"},
             "target": {"type": "string"},
-            "relation": {"type": "string"},
+            "relation": {"type": "string", "default": "default"},
         },
         "required": ["source", "target"],
     }

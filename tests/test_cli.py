@@ -26,6 +26,7 @@ COMMANDS = [
     ["reindex"],
     ["db"],
     ["db", "upgrade"],
+    ["db", "downgrade"],
 ]
 
 

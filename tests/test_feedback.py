@@ -19,7 +19,13 @@ from toolret.client import ToolRetrievalClient
 from toolret.feedback import TurnFeedback, called_tool_names, turn_feedback
 from toolret.feedback_queue import FeedbackSender
 from toolret.feedback_store import FeedbackStore
-from toolret.learning import Decision, LearningPolicy, VectorSpace, learned_key
+from toolret.learning import (
+    LEARNED_MIN_SIMILARITY,
+    Decision,
+    LearningPolicy,
+    VectorSpace,
+    learned_key,
+)
 from toolret.schema import READER_ROLE
 from toolret.selection import Mode, Selection
 from toolret.store import VectorStore
@@ -356,3 +362,20 @@ async def test_text_is_kept_only_when_the_operator_opts_in(
     assert [row[0] for row in texts] == [None, secret]
     for fragment in ("Zainab", "X1234567", secret):
         assert fragment not in caplog.text
+
+
+def test_promotion_decides_with_learned_vectors_scored_as_the_statements_score_them() -> None:
+    # A learned vector counts only within the cut-off, in the decision as in the ranking
+    # statements; otherwise a vector the served ranking ignores would keep a tool "ranked"
+    # and its real misses would never be learned.
+    learned = _axis(2)
+    space = VectorSpace([("t0", _axis(0)), ("t1", _axis(1))], [("t1", learned)])
+    far = 0.8 * learned + 0.6 * _axis(0)  # cosine 0.8 to the learned vector, 0.6 to t0
+    near = 0.95 * learned + np.sqrt(1 - 0.95**2) * _axis(0)
+    assert space.learned_min_similarity == LEARNED_MIN_SIMILARITY
+    assert space.rank_of("t1", far) == 1
+    assert space.rank_of("t1", near) == 0
+    loose = VectorSpace(
+        [("t0", _axis(0)), ("t1", _axis(1))], [("t1", learned)], learned_min_similarity=0.75
+    )
+    assert loose.rank_of("t1", far) == 0

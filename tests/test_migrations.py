@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncpg
 import numpy as np
 import pytest
+from typer.testing import CliRunner, Result
 
 from tests.fixtures_pg import PgServer, migrate
-from toolret.schema import READER_ROLE, VERSION_TABLE, downgrade_database
+from toolret.cli import app
+from toolret.schema import READER_ROLE, VERSION_TABLE, database_revision, downgrade_database
 from toolret.store import VectorRow, VectorStore, asyncpg_url
 
 READABLE = {
@@ -81,6 +83,71 @@ def test_downgrade_removes_everything_and_upgrade_works_again(
     migrate(empty_database_url)
     assert _tables(pg_server, dbname) == TABLES | {VERSION_TABLE}
     assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [(HEAD,)]
+
+
+def _toolret(*args: str) -> Result:
+    return CliRunner().invoke(app, list(args), terminal_width=200)
+
+
+def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
+    pg_server: PgServer, empty_database_url: str
+) -> None:
+    dbname = _dbname(empty_database_url)
+    url = ["--url", empty_database_url]
+    assert _toolret("db", "upgrade", *url).exit_code == 0
+    assert database_revision(empty_database_url) == HEAD
+
+    stepped = _toolret("db", "downgrade", *url)
+    assert stepped.exit_code == 0, stepped.output
+    assert stepped.output == "database downgraded from 0002 to 0001\n"
+    assert _tables(pg_server, dbname) == {
+        "toolret_vectors",
+        "toolret_pending_vectors",
+        "toolret_corpora",
+        "toolret_corpus_documents",
+        VERSION_TABLE,
+    }
+
+    assert _toolret("db", "upgrade", *url).exit_code == 0
+    back = _toolret("db", "downgrade", "-2", *url)  # a negative step, not an option
+    assert back.output == "database downgraded from 0002 to base (no toolret tables)\n"
+    assert _tables(pg_server, dbname) == {VERSION_TABLE}
+    assert database_revision(empty_database_url) is None
+
+    nothing = _toolret("db", "downgrade", *url)
+    assert nothing.exit_code == 0
+    assert nothing.output == "the database has no toolret schema: nothing to downgrade\n"
+
+    assert _toolret("db", "upgrade", *url).exit_code == 0
+    named = _toolret("db", "downgrade", "0001", *url)
+    assert named.output == "database downgraded from 0002 to 0001\n"
+
+
+@pytest.mark.parametrize("revision", ["0009", "head", "-0", "--bogus"])
+def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
+    empty_database_url: str, revision: str
+) -> None:
+    migrate(empty_database_url)
+    result = _toolret("db", "downgrade", revision, "--url", empty_database_url)
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines == [
+        f"error: toolret has no schema revision {revision!r}: give one of 0001, 0002, base "
+        "(remove toolret's tables), or -N (N steps back)"
+    ]
+    assert database_revision(empty_database_url) == HEAD
+
+
+def test_db_downgrade_past_the_base_is_one_line(empty_database_url: str) -> None:
+    migrate(empty_database_url)
+    result = _toolret("db", "downgrade", "-3", "--url", empty_database_url)
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: downgrading")
+    assert "-3" in lines[0]
+    assert database_revision(empty_database_url) == HEAD
 
 
 def test_upgrade_twice_is_a_no_op(pg_server: PgServer, empty_database_url: str) -> None:

@@ -359,6 +359,28 @@ def db_upgrade(url: UrlOption = None) -> None:
     console.print("database at the latest schema")
 
 
+@db_app.command("downgrade", context_settings={"ignore_unknown_options": True})
+def db_downgrade(
+    revision: Annotated[
+        str,
+        typer.Argument(help="A revision id, base (remove toolret's tables), or -N steps back."),
+    ] = "-1",
+    url: UrlOption = None,
+) -> None:
+    """Undo toolret's migrations to REVISION (alembic downgrade; default one step, -1)."""
+    from toolret.embedded_pg import resolve_database_url
+    from toolret.schema import database_revision, downgrade_database
+
+    target = url or resolve_database_url()
+    before = database_revision(target)
+    if before is None:
+        console.print("the database has no toolret schema: nothing to downgrade")
+        return
+    downgrade_database(target, revision)
+    after = database_revision(target) or "base (no toolret tables)"
+    console.print(f"database downgraded from {before} to {after}")
+
+
 @db_app.command("stop")
 def db_stop() -> None:
     """Stop the embedded Postgres (it keeps running between commands otherwise)."""

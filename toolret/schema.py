@@ -37,6 +37,7 @@ __all__ = [
     "VERSION_TABLE",
     "corpora",
     "corpus_documents",
+    "database_revision",
     "downgrade_database",
     "head_revision",
     "hnsw_index_name",
@@ -167,10 +168,70 @@ def head_revision() -> str:
 
 
 def downgrade_database(url: str, revision: str = "base") -> None:
-    """Undo toolret's migrations down to ``revision`` (``base``: remove everything)."""
-    from alembic import command
+    """Undo toolret's migrations down to ``revision`` (``alembic downgrade``), in this process.
 
-    command.downgrade(_alembic_config(url), revision)
+    ``revision`` is a revision id, ``base`` (remove everything toolret created) or ``-N`` (N
+    steps back). Raises ``ConfigurationError`` naming the known revisions when toolret has no
+    such revision, and ``StoreError`` when the database cannot be reached or migrated.
+    """
+    from alembic.script import ScriptDirectory
+
+    from alembic import command, util
+
+    config = _alembic_config(url)
+    known = [script.revision for script in ScriptDirectory.from_config(config).walk_revisions()]
+    if revision != "base" and revision not in known and not _steps_back(revision):
+        raise ConfigurationError(
+            f"toolret has no schema revision {revision!r}: give one of "
+            f"{', '.join(reversed(known))}, base (remove toolret's tables), or -N (N steps back)"
+        )
+    try:
+        command.downgrade(config, revision)
+    except (SQLAlchemyError, OSError, util.CommandError) as error:
+        raise StoreError(
+            f"downgrading {_without_password(url)} to {revision} failed ({_first_line(error)}): "
+            "check the URL and the revision (`toolret status` shows the current one), and "
+            "migrate as the database owner"
+        ) from error
+
+
+def database_revision(url: str) -> str | None:
+    """The toolret schema revision of the database at ``url`` (``None``: not migrated).
+
+    Blocking: runs its own event loop, like ``upgrade_database``.
+    """
+    import asyncio
+
+    from alembic.runtime.migration import MigrationContext
+    from sqlalchemy import pool
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from toolret.store import asyncpg_url
+
+    def current(connection: Any) -> str | None:
+        context = MigrationContext.configure(connection, opts={"version_table": VERSION_TABLE})
+        revision: str | None = context.get_current_revision()
+        return revision
+
+    async def read() -> str | None:
+        engine = create_async_engine(asyncpg_url(url), poolclass=pool.NullPool)
+        try:
+            async with engine.connect() as connection:
+                return await connection.run_sync(current)
+        finally:
+            await engine.dispose()
+
+    try:
+        return asyncio.run(read())
+    except (SQLAlchemyError, OSError) as error:
+        raise StoreError(
+            f"reading the schema revision of {_without_password(url)} failed "
+            f"({_first_line(error)}): check the URL and that Postgres runs there"
+        ) from error
+
+
+def _steps_back(revision: str) -> bool:
+    return revision.startswith("-") and revision[1:].isdigit() and int(revision[1:]) > 0
 
 
 def _without_password(url: str) -> str:

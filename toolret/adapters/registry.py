@@ -4,10 +4,10 @@
     async def create_record(object_name: str, values: dict[str, str]) -> str:
         '''Create a record in an object, with values for its fields.'''
 
-The name defaults to the function's or class's name, the description to its docstring. A
-function's input schema comes from its signature when its types are simple (str, int, float,
-bool, list, dict, Optional, Literal, ``Annotated[T, "what it is"]``); a class's from pydantic's
-``model_json_schema()`` or a dataclass's fields. Otherwise pass ``input_schema``.
+The name defaults to the function's or class's name, the description to its docstring. The input
+schema is pydantic's, tidied (``tidy_schema``): of a function's signature (any type pydantic
+validates, nested models included; ``Annotated[T, "what it is"]`` describes a parameter), of a
+pydantic model class, or of a dataclass's fields. Otherwise pass ``input_schema``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import inspect
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal, TypeVar, Union
+from typing import Any, TypeVar, Union
 
 from toolret.catalog import DEFAULT_DOMAIN_RANK, MIN_DESCRIPTION_LENGTH, Catalog
 from toolret.errors import CatalogSourceError, DuplicateToolError
@@ -28,9 +28,6 @@ __all__ = ["ToolRegistry", "default_registry", "schema_from_signature", "tool_de
 T = TypeVar("T", bound=Callable[..., Any])
 Strings = str | Iterable[str]
 """One string, or several."""
-
-_SIMPLE: Mapping[object, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
-_ARRAYS = (list, tuple, set, frozenset, Sequence, Iterable)
 
 
 class ToolRegistry:
@@ -175,8 +172,14 @@ def tool_def(
 def schema_from_signature(function: Callable[..., Any]) -> dict[str, Any]:
     """A JSON Schema object for a function's parameters (``*args``/``**kwargs`` left out).
 
-    Raises ``CatalogSourceError`` naming the parameter when a type has no simple schema.
+    Compiled by pydantic: any type pydantic validates has a schema (nested models go under
+    ``$defs``), a parameter's default is shown, and ``Annotated[T, "what it is"]`` (or a
+    pydantic ``Field``) describes it. Tidied for a model's prompt: no ``title`` keys, and an
+    optional parameter whose default is ``None`` is shown as its type, not as ``T or null``.
+    Raises ``CatalogSourceError`` naming the function when a type has no schema.
     """
+    import pydantic  # here, not at the top: importing the adapters stays cheap
+
     where = getattr(function, "__qualname__", repr(function))
     try:
         hints = typing.get_type_hints(function, include_extras=True)
@@ -184,53 +187,105 @@ def schema_from_signature(function: Callable[..., Any]) -> dict[str, Any]:
         raise CatalogSourceError(
             f"{where}: cannot resolve its type hints ({error}); pass input_schema=... to tool_def"
         ) from error
-    properties: dict[str, Any] = {}
-    required: list[str] = []
+    fields: dict[str, Any] = {}
     for index, parameter in enumerate(inspect.signature(function).parameters.values()):
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue
         if index == 0 and parameter.name in ("self", "cls"):
             continue
-        hint = hints.get(parameter.name)
-        properties[parameter.name] = {} if hint is None else _schema(hint, where, parameter.name)
-        if parameter.default is parameter.empty:
-            required.append(parameter.name)
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = required
-    return schema
-
-
-def _schema(hint: Any, where: str, parameter: str) -> dict[str, Any]:
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin is typing.Annotated:
-        schema = _schema(args[0], where, parameter)
-        notes = [note for note in args[1:] if isinstance(note, str)]
-        return {**schema, "description": notes[0]} if notes else schema
-    if hint in _SIMPLE:
-        return {"type": _SIMPLE[hint]}
-    if hint is Any:
-        return {}
-    if origin in (Union, types.UnionType):
-        members = [_schema(arg, where, parameter) for arg in args if arg is not type(None)]
-        return members[0] if len(members) == 1 else {"anyOf": members}
-    if origin is Literal:
-        kinds = {_SIMPLE.get(type(value)) for value in args}
-        kind = kinds.pop() if len(kinds) == 1 else None
-        return {"type": kind, "enum": list(args)} if kind else {"enum": list(args)}
-    if hint in _ARRAYS or origin in _ARRAYS:
-        item = args[0] if args and (origin is not tuple or args[-1] is Ellipsis) else None
-        return (
-            {"type": "array", "items": _schema(item, where, parameter)}
-            if item
-            else {"type": "array"}
+        hint = hints.get(parameter.name, Any)
+        default: Any = ... if parameter.default is parameter.empty else parameter.default
+        # Fields are named by position and aliased to the parameter: a parameter may be called
+        # ``schema`` or ``json``, which would shadow BaseModel's own attributes. Without a note,
+        # no description is passed, so a pydantic Field inside Annotated keeps its own.
+        note = _note(hint)
+        field = (
+            pydantic.Field(default, alias=parameter.name)
+            if note is None
+            else pydantic.Field(default, alias=parameter.name, description=note)
         )
-    if hint in (dict, Mapping) or origin in (dict, Mapping):
-        return {"type": "object"}
-    raise CatalogSourceError(
-        f"{where}: parameter {parameter!r} has type {hint!r}, which has no simple JSON Schema; "
-        "pass input_schema=... to tool_def"
-    )
+        fields[f"p{len(fields)}"] = (hint, field)
+    try:
+        model = pydantic.create_model(f"{where}.arguments", **fields)
+        schema = model.model_json_schema(by_alias=True)
+    except pydantic.PydanticUserError as error:
+        culprit = next(
+            (
+                field.alias
+                for _, field in fields.values()
+                if not _has_schema(hints.get(field.alias))
+            ),
+            None,
+        )
+        what = (
+            f"parameter {culprit!r} of type {hints.get(culprit)!r}" if culprit else "its parameters"
+        )
+        raise CatalogSourceError(
+            f"{where}: {what} has no JSON Schema ({type(error).__name__}); "
+            "pass input_schema=... to tool_def"
+        ) from error
+    return tidy_schema(schema)
+
+
+def _has_schema(hint: Any) -> bool:
+    import pydantic
+
+    try:
+        pydantic.TypeAdapter(Any if hint is None else hint).json_schema()
+    except pydantic.PydanticUserError:
+        return False
+    return True
+
+
+def tidy_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """pydantic's JSON Schema without what costs a model tokens and tells it nothing.
+
+    ``title`` keys (the field name again, title-cased) go; an optional property whose default is
+    ``None`` becomes its type alone, since leaving it out means the same as sending null.
+    """
+    tidied: dict[str, Any] = _untitled(schema)
+    for holder in [tidied, *tidied.get("$defs", {}).values()]:
+        for name, prop in holder.get("properties", {}).items():
+            holder["properties"][name] = _not_null(prop)
+    return tidied
+
+
+def _note(hint: Any) -> str | None:
+    """The first string in ``Annotated[T, "..."]``, also as a member of ``Optional``."""
+    candidates = [hint]
+    if typing.get_origin(hint) in (Union, types.UnionType):
+        candidates += list(typing.get_args(hint))
+    for candidate in candidates:
+        if typing.get_origin(candidate) is typing.Annotated:
+            notes = [note for note in typing.get_args(candidate)[1:] if isinstance(note, str)]
+            if notes:
+                return notes[0]
+    return None
+
+
+def _untitled(node: Any, *, named: bool = False) -> Any:
+    """``node`` without ``title`` keys; ``named`` marks a map of names to schemas
+    (``properties``, ``$defs``), whose keys are names, not keywords."""
+    if isinstance(node, list):
+        return [_untitled(item) for item in node]
+    if not isinstance(node, Mapping):
+        return node
+    return {
+        key: _untitled(value, named=key in ("properties", "$defs") and not named)
+        for key, value in node.items()
+        if named or key != "title"
+    }
+
+
+def _not_null(prop: dict[str, Any]) -> dict[str, Any]:
+    members = prop.get("anyOf")
+    if prop.get("default", ...) is not None or not isinstance(members, list):
+        return prop
+    kept = [member for member in members if member != {"type": "null"}]
+    if len(kept) != len(members) - 1:
+        return prop
+    rest = {key: value for key, value in prop.items() if key not in ("anyOf", "default")}
+    return {**kept[0], **rest} if len(kept) == 1 else {**rest, "anyOf": kept}
 
 
 def _schema_of(obj: Callable[..., Any]) -> Mapping[str, Any] | None:
@@ -238,7 +293,7 @@ def _schema_of(obj: Callable[..., Any]) -> Mapping[str, Any] | None:
         return schema_from_signature(obj)
     model_schema = getattr(obj, "model_json_schema", None)
     if callable(model_schema):
-        return dict(model_schema())
+        return tidy_schema(model_schema())
     if dataclasses.is_dataclass(obj):
         return schema_from_signature(obj)
     return None
