@@ -7,8 +7,8 @@ For 44, 1,000, 10,000 and 100,000 tools in the vector table, in one run:
   for the whole table as one catalog (exact up to ``EXACT_LIMIT`` documents, HNSW above);
 - the database step alone (``VectorStore.rank``) p50/p99 and its ratio to a bare ``SELECT 1``
   on the same pooled connection path, and its throughput at 1 and 8 concurrent callers;
-- the same top-12 computed in process: exact numpy cosine over the same vectors (best vector
-  per tool) and BM25 (``toolret.lexical``) over the same tools;
+- the same top-12 computed in process: exact numpy cosine over the same vectors (each tool
+  scored as the bundled model's profile says) and BM25 (``toolret.lexical``) over the same tools;
 - recall@12 of the indexed query against the exact numpy ranking;
 - at 1,000 and 10,000 rows, both ranking statements forced on the whole catalog (where the
   exact/HNSW switch belongs); at 44 and 10,000 tools, with example vectors and without.
@@ -50,6 +50,7 @@ from toolret.client import ToolRetrievalClient
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.indexing import index_catalog
 from toolret.lexical import BM25Index
+from toolret.memory import DenseIndex
 from toolret.schema import hnsw_index_name
 from toolret.selection import top_k
 from toolret.store import CatalogQuery, VectorRow, VectorStore
@@ -184,19 +185,18 @@ async def throughput(call: Callable[[int], Awaitable[Any]], workers: int, total:
 
 
 class Exact:
-    """The in-process baseline: every document vector of a catalog, best cosine per tool."""
+    """The in-process baseline: every document vector of a catalog, each tool scored as the
+    bundled model's profile scores it (``toolret.memory.DenseIndex``)."""
 
     def __init__(self, catalog: Catalog, vectors: dict[str, np.ndarray], example_role: Any) -> None:
-        pairs = [(name, doc.key) for name, doc in catalog.documents(example_role)]
         self.names = [tool.name for tool in catalog.candidates]
-        position = {name: i for i, name in enumerate(self.names)}
-        pairs = [(name, key) for name, key in pairs if name in position]
-        self.matrix = np.stack([vectors[key] for _, key in pairs])
-        self.owners = np.array([position[name] for name, _ in pairs])
+        candidates = set(self.names)
+        pairs = [(n, d) for n, d in catalog.documents(example_role) if n in candidates]
+        score = BundledE5Embedder.profile.score
+        self.index = DenseIndex.from_vectors(self.names, pairs, vectors, score)
 
     def top(self, query: np.ndarray, k: int = K) -> list[str]:
-        best = np.full(len(self.names), -np.inf, dtype=np.float32)
-        np.maximum.at(best, self.owners, self.matrix @ query)
+        best = self.index.score_array(query)
         chosen = np.argpartition(-best, k)[:k]
         return [self.names[i] for i in chosen[np.argsort(-best[chosen])]]
 

@@ -21,7 +21,7 @@ TABLES = READABLE | {
     "toolret_feedback_turns",
     "toolret_feedback_events",
 }
-HEAD = "0002"
+HEAD = "0003"
 
 
 def _dbname(url: str) -> str:
@@ -65,6 +65,10 @@ def test_upgrade_creates_tables_extension_role_and_disables_rls(
         dbname,
     )
     assert "tenant_id" not in {row[0] for row in columns}
+    indexes = pg_server.execute(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'toolret_corpus_documents'", dbname
+    )
+    assert "toolret_corpus_documents_tool" in {row[0] for row in indexes}  # 0003, blended score
 
 
 def test_downgrade_removes_everything_and_upgrade_works_again(

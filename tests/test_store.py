@@ -23,7 +23,8 @@ from tests.fixtures_pg import (
 )
 from toolret.catalog import Catalog
 from toolret.errors import NotIndexedError
-from toolret.schema import hnsw_index_name
+from toolret.profile import DEFAULT_PROFILE, MAX_SCORE, RetrievalProfile
+from toolret.schema import head_revision, hnsw_index_name
 from toolret.selection import top_k
 from toolret.store import CorpusIncompleteError, GCReport, VectorRow, VectorStore
 from toolret.store_sql import CatalogQuery
@@ -33,8 +34,11 @@ MODEL = "test-model@384"
 DIM = 384
 
 
-def _query(catalog: Catalog) -> CatalogQuery:
-    return CatalogQuery.build(catalog, MODEL, "query")
+def _query(catalog: Catalog, profile: RetrievalProfile = DEFAULT_PROFILE) -> CatalogQuery:
+    return CatalogQuery.build(catalog, MODEL, "query", profile)
+
+
+SCORES = {"blend": DEFAULT_PROFILE, "max": RetrievalProfile(score=MAX_SCORE)}
 
 
 def _row(key: str, vector: np.ndarray, tool: str = "t") -> VectorRow:
@@ -129,16 +133,20 @@ async def test_a_reader_never_sees_a_half_written_corpus(store: VectorStore) -> 
     assert len(ranking.scores) == 5
 
 
+@pytest.mark.parametrize("score", sorted(SCORES))
 @pytest.mark.parametrize("regime", ["exact", "hnsw"])
-async def test_ranking_equals_an_exact_cosine_ranking(database_url: str, regime: str) -> None:
+async def test_ranking_equals_an_exact_cosine_ranking(
+    database_url: str, regime: str, score: str
+) -> None:
     exact_limit = 10_000 if regime == "exact" else 0
     catalog = synthetic_catalog(60, examples=3, core=2)
     rng = np.random.default_rng(4)
+    profile = SCORES[score]
     async with VectorStore.from_url(database_url, exact_limit=exact_limit) as store:
         vectors = await publish_random(store, catalog, MODEL, rng)
-        query = _query(catalog)
+        query = _query(catalog, profile)
         for probe in unit_vectors(rng, 10):
-            expected = exact_scores(catalog, vectors, probe)
+            expected = exact_scores(catalog, vectors, probe, score=profile.score)
             ranking = await store.rank(query, probe, limit=12)
             got = _top(ranking.scores, catalog, 12)
             want = _top(expected, catalog, 12)
@@ -153,9 +161,10 @@ async def test_ranking_equals_an_exact_cosine_ranking(database_url: str, regime:
                     assert ranking.scores[name] <= expected[name] + 1e-5
 
 
+@pytest.mark.parametrize("score", sorted(SCORES))
 @pytest.mark.parametrize("regime", ["exact", "hnsw"])
 async def test_exactly_k_distinct_tools_come_back_when_tools_have_several_vectors(
-    database_url: str, regime: str
+    database_url: str, regime: str, score: str
 ) -> None:
     """The nearest 40 vectors belong to 10 tools; ranking still yields k distinct tools (the
     HNSW statement's first pass of 36 vectors holds only 9, so its second pass runs)."""
@@ -173,7 +182,7 @@ async def test_exactly_k_distinct_tools_come_back_when_tools_have_several_vector
             vectors[doc.key] = (vector / np.linalg.norm(vector)).astype(np.float32)
     async with VectorStore.from_url(database_url, exact_limit=exact_limit) as store:
         await publish_random(store, catalog, MODEL, rng, vectors=vectors)
-        ranking = await store.rank(_query(catalog), probe, limit=12)
+        ranking = await store.rank(_query(catalog, SCORES[score]), probe, limit=12)
     assert len(ranking.scores) >= 12
     chosen = _top(ranking.scores, catalog, 12)
     assert len(chosen) == len(set(chosen)) == 12
@@ -299,7 +308,7 @@ async def test_status_reports_models_corpora_rows_and_index(store: VectorStore) 
     catalog = synthetic_catalog(5, examples=1)
     await publish_random(store, catalog, MODEL, np.random.default_rng(9))
     status = await store.status()
-    assert status.revision == "0002"
+    assert status.revision == head_revision()
     (model,) = status.models
     assert (model.model_id, model.dimension, model.vectors, model.pending_vectors) == (
         MODEL,

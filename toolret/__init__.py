@@ -76,6 +76,7 @@ if TYPE_CHECKING:
         responses_tools,
     )
     from toolret.memory import InMemoryRetriever
+    from toolret.profile import RetrievalProfile, ToolScore
     from toolret.rounds import make_per_round_retrieve
     from toolret.schema import upgrade_database
     from toolret.selection import Mode, Reason, Selection
@@ -90,6 +91,8 @@ _LAZY: dict[str, str] = {
     "Settings": "toolret.settings",
     "IndexReport": "toolret.indexing",
     "upgrade_database": "toolret.schema",
+    "RetrievalProfile": "toolret.profile",
+    "ToolScore": "toolret.profile",
     # the catalog and its adapters
     "Catalog": "toolret.catalog",
     "Tool": "toolret.tool",
@@ -159,6 +162,7 @@ __all__ = [
     "NotIndexedError",
     "QueueError",
     "Reason",
+    "RetrievalProfile",
     "Role",
     "SchemaMissingError",
     "Selection",
@@ -172,6 +176,7 @@ __all__ = [
     "ToolRegistry",
     "ToolRetrievalClient",
     "ToolRetrievalMiddleware",
+    "ToolScore",
     "ToolTextError",
     "ToolretError",
     "UnknownCoreToolError",
