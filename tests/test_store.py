@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import asyncpg
 import numpy as np
 import pytest
+from sqlalchemy import text
 
 from tests.fixtures_pg import (
     exact_scores,
@@ -23,6 +24,8 @@ from tests.fixtures_pg import (
 )
 from toolret.catalog import Catalog
 from toolret.errors import NotIndexedError
+from toolret.feedback_store import INSERT_LEARNED
+from toolret.learning import LEARNED_MIN_SIMILARITY, learned_key
 from toolret.profile import DEFAULT_PROFILE, MAX_SCORE, RetrievalProfile
 from toolret.schema import head_revision, hnsw_index_name
 from toolret.selection import top_k
@@ -364,3 +367,58 @@ async def _until_async(probe: object, accept: object, deadline: float = 10.0) ->
     while not accept(await probe()):
         assert time.monotonic() < stop, "condition not met before the deadline"
         await asyncio.sleep(0.01)  # polling a condition with a deadline
+
+
+@pytest.mark.parametrize("score", sorted(SCORES))
+@pytest.mark.parametrize("regime", ["exact", "hnsw"])
+async def test_a_learned_vector_near_the_message_counts_as_an_example(
+    database_url: str, regime: str, score: str
+) -> None:
+    """A learned vector within ``LEARNED_MIN_SIMILARITY`` of the message joins its tool's
+    examples (blend: among the best examples it averages; max: its best vector), in both
+    statements; one beyond the gate counts for nothing."""
+    exact_limit = 10_000 if regime == "exact" else 0
+    catalog = synthetic_catalog(30, examples=2)
+    rng = np.random.default_rng(12)
+    profile = SCORES[score]
+    probe = unit_vectors(rng, 1)[0]
+    near = probe + 0.2 * unit_vectors(rng, 1)[0]
+    near = (near / np.linalg.norm(near)).astype(np.float32)
+    far = unit_vectors(rng, 1)[0]  # a random direction: far below the gate
+    assert float(near @ probe) >= LEARNED_MIN_SIMILARITY > float(far @ probe)
+    query = _query(catalog, profile)
+    async with VectorStore.from_url(database_url, exact_limit=exact_limit) as store:
+        vectors = await publish_random(store, catalog, MODEL, rng)
+        learned = {"tool_7": near, "tool_9": far}
+        async with store.engine.begin() as connection:
+            for tool, vector in learned.items():
+                await connection.execute(
+                    text(INSERT_LEARNED),
+                    {
+                        "model": MODEL,
+                        "corpus": query.corpus_hash,
+                        "key": learned_key(MODEL, vector),
+                        "tool": tool,
+                        "dimension": len(vector),
+                        "embedding": vector,
+                        "turn": None,
+                    },
+                )
+        ranking = await store.rank(query, probe, limit=5)
+    expected = exact_scores(catalog, vectors, probe, score=profile.score)
+    (tool_7,) = [tool for tool in catalog.tools if tool.name == "tool_7"]
+    cosines = {doc.kind + doc.key: float(vectors[doc.key] @ probe) for doc in tool_7.documents()}
+    description = next(c for key, c in cosines.items() if key.startswith("description"))
+    examples = sorted([c for key, c in cosines.items() if key.startswith("example")])
+    examples = sorted([*examples, float(near @ probe)], reverse=True)
+    if profile.score.kind == "max":
+        expected["tool_7"] = max(description, *examples)
+    else:
+        best = examples[: profile.score.examples]
+        weight = profile.score.description_weight
+        expected["tool_7"] = weight * description + (1 - weight) * sum(best) / len(best)
+    assert _top(ranking.scores, catalog, 1) == ["tool_7"]
+    assert ranking.scores["tool_7"] == pytest.approx(expected["tool_7"], abs=1e-5)
+    assert "tool_9" not in ranking.scores or ranking.scores["tool_9"] == pytest.approx(
+        expected["tool_9"], abs=1e-5
+    )
