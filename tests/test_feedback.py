@@ -20,7 +20,7 @@ from toolret.feedback import TurnFeedback, called_tool_names, turn_feedback
 from toolret.feedback_queue import FeedbackSender
 from toolret.feedback_store import FeedbackStore
 from toolret.learning import Decision, LearningPolicy, VectorSpace, learned_key
-from toolret.profile import ToolScore
+from toolret.profile import ToolScore, corpus_hash
 from toolret.schema import READER_ROLE
 from toolret.selection import Mode, Selection
 from toolret.store import VectorStore
@@ -240,7 +240,7 @@ async def test_a_reported_miss_is_stored_learned_and_then_bound(
     assert needed in indexed_selection.scores
 
     feedback = FeedbackStore(indexed)
-    corpus = catalog.corpus_hash(embedder.model_id, embedder.example_role)
+    corpus = corpus_hash(catalog, embedder)
     assert await feedback.learned_counts(embedder.model_id, corpus) == {needed: 1}
     stats = await feedback.stats(embedder.model_id, corpus)
     assert stats.turns == 1
