@@ -46,7 +46,9 @@ median similarity of 0.81 (99th percentile 0.89), above the median similarity of
 its right tool's description (0.79), measured on the tuning half against ``evals.traffic``.
 Unbounded, a few learned vectors outrank descriptions for unrelated messages (held-back English
 recall@12 fell from 1.00 to 0.89 in the replay). Gated at 0.90, a learned vector speaks only
-for near-paraphrases of the message it came from."""
+for near-paraphrases of the message it came from. (Measured under the max score; under the
+blended score a learned vector within the gate joins its tool's examples, and the gate is kept
+as it was, not re-measured.)"""
 
 
 class Decision(StrEnum):
