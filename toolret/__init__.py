@@ -76,7 +76,7 @@ if TYPE_CHECKING:
         responses_tools,
     )
     from toolret.memory import InMemoryRetriever
-    from toolret.profile import RetrievalProfile, ToolScore
+    from toolret.profile import RetrievalProfile
     from toolret.rounds import make_per_round_retrieve
     from toolret.schema import upgrade_database
     from toolret.selection import Mode, Reason, Selection
@@ -92,7 +92,6 @@ _LAZY: dict[str, str] = {
     "IndexReport": "toolret.indexing",
     "upgrade_database": "toolret.schema",
     "RetrievalProfile": "toolret.profile",
-    "ToolScore": "toolret.profile",
     # the catalog and its adapters
     "Catalog": "toolret.catalog",
     "Tool": "toolret.tool",
@@ -176,7 +175,6 @@ __all__ = [
     "ToolRegistry",
     "ToolRetrievalClient",
     "ToolRetrievalMiddleware",
-    "ToolScore",
     "ToolTextError",
     "ToolretError",
     "UnknownCoreToolError",
