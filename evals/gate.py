@@ -45,6 +45,7 @@ from evals.memo import MemoEmbedder
 from evals.roster import build_catalog
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, Vector, Vectors, embed_role, l2_normalize
+from toolret.profile import RetrievalProfile, corpus_documents, profile_of
 from toolret.selection import DEFAULT_K, Mode, Selection
 from toolret.tool import Role
 
@@ -194,6 +195,7 @@ class PerturbedEmbedder:
         self.model_id: str = inner.model_id
         self.dimension: int = inner.dimension
         self.example_role: Role = inner.example_role
+        self.profile: RetrievalProfile = profile_of(inner)
         self.noise = noise
         self.seed = seed
         self.float16 = float16
@@ -242,8 +244,9 @@ async def _calibrate(levels: Sequence[float], seeds: int) -> list[str]:
 
     catalog = build_catalog(examples=True)
     memo = MemoEmbedder(BundledE5Embedder())
-    texts = [doc.text for _, doc in catalog.documents(memo.example_role)]
-    await embed_role(memo, texts, "document")
+    for role in ("document", "query"):
+        texts = [doc.text for _, doc in corpus_documents(catalog, memo) if doc.role == role]
+        await embed_role(memo, texts, role)
     await memo.embed_queries([case.prompt for case in CASES])
     base = gate_report(catalog, await in_memory_selections(memo, catalog), label="measured")
     lines = [

@@ -45,6 +45,7 @@ from toolret.client import ToolRetrievalClient
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.feedback import turn_feedback
 from toolret.feedback_store import FeedbackStore
+from toolret.profile import corpus_hash
 from toolret.store import VectorStore
 from toolret.tool import Tool
 from toolret.worker.feedback import record_feedback
@@ -121,7 +122,7 @@ async def run(experiment: Experiment, store: VectorStore, embedder: MemoEmbedder
     catalog = experiment.catalog
     feedback = FeedbackStore(store)
     model_id = embedder.model_id
-    corpus = catalog.corpus_hash(model_id, embedder.example_role)
+    corpus = corpus_hash(catalog, embedder)
     await _clear(store, model_id, corpus)
     ctx: dict[str, Any] = {"store": store, "embedder": embedder}
     misses = 0

@@ -3,8 +3,9 @@
 The eval builds many retrievers over the same texts: three modes, with and without examples,
 examples embedded as queries or as documents. Each retriever builds its own index, so without
 this every one of them would re-embed the corpus. ``MemoEmbedder`` keeps every vector it has
-computed, and ``with_example_role`` makes a sibling that shares the memo but embeds examples in
-the other role, which is how the example-role study compares the two on one set of vectors.
+computed, and ``variant`` makes a sibling that shares the memo but embeds examples in another
+role or writes and scores documents by another ``RetrievalProfile``: how the studies compare
+templates, roles and scores on one set of vectors.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from toolret.embedders.base import Embedder, Vector, Vectors, embed_role
+from toolret.profile import RetrievalProfile, profile_of
 from toolret.tool import Role
 
 __all__ = ["MemoEmbedder"]
@@ -27,17 +29,30 @@ class MemoEmbedder:
         inner: Embedder,
         *,
         example_role: Role | None = None,
+        profile: RetrievalProfile | None = None,
         memo: dict[tuple[Role, str], Vector] | None = None,
     ) -> None:
         self.inner = inner
         self.model_id: str = inner.model_id
         self.dimension: int = inner.dimension
         self.example_role: Role = example_role or inner.example_role
+        self.profile: RetrievalProfile = profile or profile_of(inner)
         self._memo: dict[tuple[Role, str], Vector] = {} if memo is None else memo
 
     def with_example_role(self, role: Role) -> MemoEmbedder:
         """The same model and memo, embedding tool examples in ``role``."""
-        return MemoEmbedder(self.inner, example_role=role, memo=self._memo)
+        return self.variant(example_role=role)
+
+    def variant(
+        self, *, example_role: Role | None = None, profile: RetrievalProfile | None = None
+    ) -> MemoEmbedder:
+        """The same model and memo, with another example role or profile (else this one's)."""
+        return MemoEmbedder(
+            self.inner,
+            example_role=example_role or self.example_role,
+            profile=profile or self.profile,
+            memo=self._memo,
+        )
 
     @property
     def embedded(self) -> int:

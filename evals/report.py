@@ -132,11 +132,12 @@ def markdown_report(result: EvalResult, plots: Iterable[Path] = ()) -> str:
         "",
         f"Recall of a case is the share of the non-core tools it needs that were found; R@1 and "
         f"R@5 are read off the ranking, R@{result.k} off what `select()` actually bound (hybrid "
-        "binds the union of the dense and BM25 top-k). *narrowed* is the share of cases whose "
-        "selection held fewer tools than the roster; *no signal* the share where every candidate "
-        "scored zero, so the selection was the first tools in catalog order (BM25 on a message "
-        "it cannot read: narrowed, but blindly); *bound* counts core + retrieved tools. BM25 "
-        "indexes names and descriptions only, so examples do not change it.",
+        "adds BM25 to the dense score only where the message shares informative words with the "
+        "catalog). *narrowed* is the share of cases whose selection held fewer tools than the "
+        "roster; *no signal* the share where every candidate scored zero, so the selection was "
+        "the first tools in catalog order (BM25 on a message it cannot read: narrowed, but "
+        "blindly); *bound* counts core + retrieved tools. BM25 indexes names, descriptions, "
+        "keywords and examples, so examples give it words in the users' languages.",
         "",
         "The cases are split once into two halves (`evals/cases.py`). **Held-back** rows are "
         "the figures to quote: nothing is tuned on them. **Tuning (in-sample)** rows are what "

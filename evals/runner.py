@@ -8,8 +8,8 @@ every case goes through ``InMemoryRetriever``:
 
 - ``select()`` gives what a turn really binds: recall@k at the configured ``k`` (12) is measured
   on it, as is narrowing (the selection holds fewer tools than the roster) and the number of
-  tools bound (core + retrieved; hybrid binds the union of two top-k lists, so more).
-- ``rank()`` gives the curve recall@1..20 (for hybrid, the union at each k).
+  tools bound (core + retrieved).
+- ``rank()`` gives the curve recall@1..20.
 
 Recall of a case is the share of the non-core tools it names that were found (core tools are
 always bound); a language's recall@k is the mean over its cases. A case that misses a tool in
@@ -307,16 +307,10 @@ async def _curve(
     retriever: InMemoryRetriever, catalog: Catalog, prompt: str, wanted: Sequence[str]
 ) -> list[float]:
     """Share of ``wanted`` found at each k in ``CURVE_KS``."""
-    if retriever.mode != "hybrid":
-        ranking = await retriever.rank(catalog, prompt)
-        order = top_k(catalog, ranking.scores, len(catalog.candidates))
-        place = {name: i for i, name in enumerate(order)}
-        return [sum(place[name] < cut for name in wanted) / len(wanted) for cut in CURVE_KS]
-    shares = []
-    for cut in CURVE_KS:
-        chosen = set((await retriever.rank(catalog, prompt, cut)).chosen or ())
-        shares.append(sum(name in chosen for name in wanted) / len(wanted))
-    return shares
+    ranking = await retriever.rank(catalog, prompt)
+    order = top_k(catalog, ranking.scores, len(catalog.candidates))
+    place = {name: i for i, name in enumerate(order)}
+    return [sum(place[name] < cut for name in wanted) / len(wanted) for cut in CURVE_KS]
 
 
 async def _score_split(

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from toolret import BundledE5Embedder, EmbedderError, EmbedderUnavailableError
 from toolret.embedders.base import Vector, Vectors
+from toolret.profile import RetrievalProfile
 from toolret.tool import Role
 
 
@@ -22,6 +23,7 @@ class CountingEmbedder:
         self.model_id = self.inner.model_id
         self.dimension = self.inner.dimension
         self.example_role: Role = self.inner.example_role
+        self.profile: RetrievalProfile = self.inner.profile
         self.documents: list[str] = []
         self.queries: list[str] = []
 
@@ -39,6 +41,15 @@ class CountingEmbedder:
 
     async def aclose(self) -> None:
         await self.inner.aclose()
+
+
+class ProfiledEmbedder(CountingEmbedder):
+    """The bundled model, declaring another example role and ``RetrievalProfile``."""
+
+    def __init__(self, example_role: Role, profile: RetrievalProfile) -> None:
+        super().__init__()
+        self.example_role = example_role
+        self.profile = profile
 
 
 class BrokenQueries(CountingEmbedder):

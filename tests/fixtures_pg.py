@@ -26,6 +26,7 @@ import pytest
 from pytest_postgresql.janitor import DatabaseJanitor
 
 from toolret.catalog import Catalog
+from toolret.profile import DEFAULT_PROFILE, ToolScore
 from toolret.schema import upgrade_database
 from toolret.store import VectorRow, VectorStore
 from toolret.tool import Role, Tool
@@ -294,10 +295,22 @@ def exact_scores(
     vectors: dict[str, np.ndarray],
     query: np.ndarray,
     example_role: Role = "query",
+    score: ToolScore = DEFAULT_PROFILE.score,
 ) -> dict[str, float]:
-    """Each candidate tool's best cosine over its documents, computed with numpy."""
-    best: dict[str, float] = {}
+    """Each candidate tool's score under ``score``, computed with numpy, one document at a time:
+    its best cosine (``max``), or its description's blended with its best examples'."""
+    scores: dict[str, float] = {}
     for tool in catalog.candidates:
-        keys = [doc.key for doc in tool.documents(example_role)]
-        best[tool.name] = float(max(vectors[key] @ query for key in keys))
-    return best
+        documents = {doc.key: doc for doc in tool.documents(example_role)}.values()
+        cosines = {doc.key: float(vectors[doc.key] @ query) for doc in documents}
+        description = next(cosines[doc.key] for doc in documents if doc.kind == "description")
+        examples = sorted(cosines[doc.key] for doc in documents if doc.kind == "example")[::-1]
+        if score.kind == "max":
+            scores[tool.name] = max(description, *examples)
+        elif examples:
+            best = examples[: score.examples]
+            weight = score.description_weight
+            scores[tool.name] = weight * description + (1 - weight) * sum(best) / len(best)
+        else:
+            scores[tool.name] = description
+    return scores

@@ -11,12 +11,20 @@ from toolret import (
     Catalog,
     DuplicateToolError,
     InvalidToolNameError,
+    RetrievalProfile,
     Tool,
     ToolDescriptionError,
     ToolretError,
     UnknownCoreToolError,
 )
-from toolret.tool import readable_identifier
+from toolret.profile import LEGACY_PROFILE
+from toolret.tool import (
+    DEFAULT_TEMPLATE,
+    LEGACY_TEMPLATE,
+    check_template,
+    readable_identifier,
+    render,
+)
 
 MODEL = "test-model@384"
 DESCRIPTION = "A description that is long enough to pass the minimum length check."
@@ -37,9 +45,34 @@ def test_identifiers_become_words(name: str, readable: str) -> None:
     assert readable_identifier(name) == readable
 
 
-def test_retrieval_text_is_name_description_keywords_category() -> None:
+def test_retrieval_text_is_keywords_then_description() -> None:
     tool = Tool("createRecord", DESCRIPTION, keywords=("new", "add"), category="write")
-    assert tool.retrieval_text == f"create record\n{DESCRIPTION}\nnew, add\nwrite"
+    assert tool.retrieval_text == f"new, add\n{DESCRIPTION}"
+    assert tool.retrieval_text == render(DEFAULT_TEMPLATE, tool)
+    assert Tool("createRecord", DESCRIPTION).retrieval_text == DESCRIPTION  # no blank line
+
+
+@pytest.mark.parametrize(
+    ("template", "text"),
+    [
+        (LEGACY_TEMPLATE, f"create record\n{DESCRIPTION}\nnew, add\nwrite"),
+        ("{name}: {description}", f"create record: {DESCRIPTION}"),
+        ("{raw_name}: {description} ({keywords})", f"createRecord: {DESCRIPTION} (new, add)"),
+        ("{description}\n{category}", f"{DESCRIPTION}\nwrite"),
+    ],
+)
+def test_templates_write_the_description_document(template: str, text: str) -> None:
+    tool = Tool("createRecord", DESCRIPTION, keywords=("new", "add"), category="write")
+    assert render(template, tool) == text
+    assert tool.documents("query", template)[0].text == text
+
+
+@pytest.mark.parametrize("template", ["{name}: {summary}", "{name} only"])
+def test_a_template_names_known_fields_and_holds_the_description(template: str) -> None:
+    with pytest.raises(ValueError, match="template"):
+        check_template(template)
+    with pytest.raises(ValueError, match="template"):
+        RetrievalProfile(template=template)
 
 
 def test_catalog_orders_by_domain_rank_and_is_stable_within_a_domain() -> None:
@@ -93,8 +126,18 @@ def test_corpus_hash_is_stable() -> None:
     ],
 )
 def test_corpus_hash_changes_with_any_retrieval_text(change: dict[str, object]) -> None:
-    edited = [dataclasses.replace(CRM_TOOLS[2], **change), *CRM_TOOLS[3:], *CRM_TOOLS[:2]]
-    assert Catalog(edited).corpus_hash(MODEL) != crm_catalog().corpus_hash(MODEL)
+    edited = Catalog([dataclasses.replace(CRM_TOOLS[2], **change), *CRM_TOOLS[3:], *CRM_TOOLS[:2]])
+    legacy = (MODEL, "document", LEGACY_TEMPLATE)
+    assert edited.corpus_hash(*legacy) != crm_catalog().corpus_hash(*legacy)
+    if "category" not in change:  # the default template leaves the category out
+        assert edited.corpus_hash(MODEL) != crm_catalog().corpus_hash(MODEL)
+    else:
+        assert edited.corpus_hash(MODEL) == crm_catalog().corpus_hash(MODEL)
+
+
+def test_corpus_hash_changes_with_the_template() -> None:
+    catalog = crm_catalog()
+    assert catalog.corpus_hash(MODEL, "query", LEGACY_TEMPLATE) != catalog.corpus_hash(MODEL)
 
 
 def test_corpus_hash_changes_with_model_and_example_role() -> None:
@@ -144,3 +187,14 @@ def test_unknown_core_tool_fails() -> None:
 def test_every_catalog_error_is_a_toolret_error() -> None:
     with pytest.raises(ToolretError):
         Catalog([Tool("x", "")])
+
+
+def test_gemini_keeps_the_documents_it_was_indexed_with() -> None:
+    """Gemini's profile is the legacy one: its corpus hashes (and vectors) stay as they were."""
+    from toolret.embedders.gemini import GeminiEmbedder
+
+    assert GeminiEmbedder.profile == LEGACY_PROFILE
+    assert GeminiEmbedder.example_role == "document"
+    tool = Tool("createRecord", DESCRIPTION, keywords=("new", "add"), category="write")
+    before = "\n".join([readable_identifier(tool.name), DESCRIPTION, "new, add", "write"])
+    assert tool.documents("document", LEGACY_TEMPLATE)[0].text == before

@@ -29,6 +29,7 @@ from toolret.client import ToolRetrievalClient
 from toolret.embedders.base import embed_role
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.indexing import index_catalog
+from toolret.profile import corpus_documents
 from toolret.store import VectorStore
 
 pytestmark = pytest.mark.slow
@@ -44,13 +45,10 @@ def gate_embedder() -> MemoEmbedder:
     memo = MemoEmbedder(BundledE5Embedder())
 
     async def embed_all() -> None:
-        texts = [
-            doc.text for _, doc in ROSTER.documents(memo.example_role) if doc.role == "document"
-        ]
+        documents = corpus_documents(ROSTER, memo)
+        texts = [doc.text for _, doc in documents if doc.role == "document"]
         await embed_role(memo, texts, "document")
-        queries = [
-            doc.text for _, doc in ROSTER.documents(memo.example_role) if doc.role == "query"
-        ]
+        queries = [doc.text for _, doc in documents if doc.role == "query"]
         await embed_role(memo, [*queries, *(case.prompt for case in CASES)], "query")
 
     asyncio.run(embed_all())

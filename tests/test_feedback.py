@@ -26,6 +26,7 @@ from toolret.learning import (
     VectorSpace,
     learned_key,
 )
+from toolret.profile import ToolScore, corpus_hash
 from toolret.schema import READER_ROLE
 from toolret.selection import Mode, Selection
 from toolret.store import VectorStore
@@ -164,6 +165,23 @@ def test_promotion_skips_ranked_duplicate_and_capped_vectors() -> None:
     assert fresh.rank_of("t3", _axis(0) + 0.5 * _axis(3), exclude=["t0"]) == 0
 
 
+def test_promotion_ranks_tools_by_the_embedders_tool_score() -> None:
+    """Under a blended score a tool's example cannot carry it alone, and a learned vector near
+    the message joins its examples (one beyond the gate does not): the decision sees the tool
+    where the ranking statement puts it."""
+    example = 0.6 * _axis(0) + 0.8 * _axis(3)
+    documents = [("t0", _axis(0)), ("t1", _axis(1)), ("t1", example)]
+    kinds = ["description", "description", "example"]
+    blend = ToolScore("blend", 0.5, 2)
+    assert VectorSpace(documents, kinds=kinds).rank_of("t1", _axis(0)) == 1
+    assert VectorSpace(documents, kinds=kinds).best_scores(_axis(0))[1] == pytest.approx(0.6)
+    space = VectorSpace(documents, kinds=kinds, score=blend)
+    assert space.best_scores(_axis(0))[1] == pytest.approx(0.3)
+    learned = VectorSpace(documents, [("t1", _axis(0)), ("t1", _axis(2))], kinds=kinds, score=blend)
+    assert learned.best_scores(_axis(0))[1] == pytest.approx(0.5 * (1.0 + 0.6) / 2)
+    assert learned.rank_of("t1", _axis(0)) == 1
+
+
 def test_learned_keys_are_content_addresses() -> None:
     assert learned_key("m", _axis(1)) == learned_key("m", _axis(1).astype(np.float64))
     assert learned_key("m", _axis(1)) != learned_key("m", _axis(2))
@@ -228,7 +246,7 @@ async def test_a_reported_miss_is_stored_learned_and_then_bound(
     assert needed in indexed_selection.scores
 
     feedback = FeedbackStore(indexed)
-    corpus = catalog.corpus_hash(embedder.model_id, embedder.example_role)
+    corpus = corpus_hash(catalog, embedder)
     assert await feedback.learned_counts(embedder.model_id, corpus) == {needed: 1}
     stats = await feedback.stats(embedder.model_id, corpus)
     assert stats.turns == 1

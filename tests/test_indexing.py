@@ -132,7 +132,9 @@ async def test_a_crash_mid_run_publishes_nothing_and_the_rerun_completes_it(
     store: VectorStore,
 ) -> None:
     catalog = catalog_with_examples()
-    failing = FailingOnBatch(fail_on=2)
+    first_batch = catalog.documents(BundledE5Embedder.example_role)[:4]
+    # One embedding call per role in a batch: fail the first call of the second batch.
+    failing = FailingOnBatch(fail_on=len({doc.role for _, doc in first_batch}) + 1)
     model = failing.model_id
     corpus = catalog.corpus_hash(model, failing.example_role)
     keys = {doc.key for _, doc in catalog.documents(failing.example_role)}

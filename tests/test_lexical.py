@@ -1,11 +1,14 @@
-"""The lexical index: a tokenizer that keeps every language; BM25 over names and descriptions."""
+"""The lexical index: a tokenizer that keeps every language; BM25 over names, descriptions,
+keywords and examples, on informative words only; hybrid fusion."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from tests.tools import crm_catalog
-from toolret.lexical import BM25Index, tokenize
+from tests.tools import CRM_TOOLS, crm_catalog
+from toolret.lexical import BM25Index, fuse, tokenize
 
 
 @pytest.mark.parametrize(
@@ -57,3 +60,29 @@ def test_bm25_returns_nothing_without_overlap() -> None:
     index = BM25Index(crm_catalog().tools)
     assert index.search("zzzz qqqq", 5) == []
     assert index.scores("").tolist() == [0.0] * len(index.names)
+
+
+def test_only_informative_words_score() -> None:
+    """English stopwords, and words in more than 30% of the tools, are no evidence."""
+    index = BM25Index(crm_catalog().tools)
+    assert index.informative("the record of it") == []  # stopwords, and in most tools
+    assert index.informative("Export the CSV") == ["export", "csv"]
+    assert index.scores("the record of it").tolist() == [0.0] * len(index.names)
+
+
+def test_examples_give_bm25_words_in_the_users_language() -> None:
+    tools = [
+        dataclasses.replace(tool, examples=("bu kaydı sil",))
+        if tool.name == "delete_record"
+        else tool
+        for tool in CRM_TOOLS
+    ]
+    assert BM25Index(tools).search("şu kaydı sil lütfen", 1)[0][0] == "delete_record"
+    assert BM25Index(CRM_TOOLS).search("şu kaydı sil lütfen", 1) == []
+
+
+def test_fuse_adds_the_weighted_lexical_share_and_leaves_dense_alone_without_signal() -> None:
+    dense = {"a": 0.80, "b": 0.79, "c": 0.70}
+    assert fuse(dense, {"a": 0.0, "b": 0.0, "c": 0.0}, 0.03) == dense
+    fused = fuse(dense, {"a": 0.0, "b": 4.0, "c": 2.0}, 0.03)
+    assert fused == pytest.approx({"a": 0.80, "b": 0.82, "c": 0.715})

@@ -6,15 +6,33 @@ import dataclasses
 
 import pytest
 
-from tests.embedders import CountingEmbedder, GatedDocuments, HangingQueries, erroring, unavailable
+from tests.embedders import (
+    CountingEmbedder,
+    GatedDocuments,
+    HangingQueries,
+    ProfiledEmbedder,
+    erroring,
+    unavailable,
+)
 from tests.tools import CRM_TOOLS, crm_catalog
 from toolret import Catalog, ConfigurationError, InMemoryRetriever, Mode, Reason, Selection
+from toolret.embedders.base import embed_role
+from toolret.profile import LEGACY_PROFILE, corpus_documents
+from toolret.selection import Ranking
 
 
 async def ready(retriever: InMemoryRetriever, catalog: Catalog, message: str) -> Selection:
-    """Index first, so a loaded machine cannot turn the first selection into not_indexed."""
+    """Index first, with a budget no loaded machine exceeds, so the selection is ranked."""
+    retriever.time_budget = 60.0
     await retriever.index(catalog)
     return await retriever.select(catalog, message)
+
+
+async def ranked(retriever: InMemoryRetriever, catalog: Catalog, message: str) -> Ranking:
+    """``rank`` after indexing, with a budget no loaded machine exceeds."""
+    retriever.time_budget = 60.0
+    await retriever.index(catalog)
+    return await retriever.rank(catalog, message)
 
 
 @pytest.fixture(scope="module")
@@ -29,33 +47,59 @@ def embedder() -> CountingEmbedder:
             "احذف جهة الاتصال المكررة لشركة أكمي",
             "delete_record",
         ),  # Arabic: delete the duplicate contact
-        ("Yarın için müşteriyi arama görevi oluştur", "create_task"),  # Turkish: make a task
+        # Turkish: give Ahmet a to-do task due Friday
+        ("Ahmet'e cuma gününe kadar yapılacak bir görev ata", "create_task"),
         ("Please write a note on this deal for the team", "add_comment"),
     ],
 )
 async def test_dense_ranks_the_right_tool_first_in_any_language(
     embedder: CountingEmbedder, message: str, tool: str
 ) -> None:
-    retriever = InMemoryRetriever(embedder, k=3)
-    await retriever.index(crm_catalog())
-    selection = await retriever.select(crm_catalog(), message)
+    selection = await ready(InMemoryRetriever(embedder, k=3), crm_catalog(), message)
     assert selection.mode is Mode.NARROWED
     assert max(selection.scores, key=lambda name: selection.scores[name]) == tool
     assert len(selection.tools) == 2 + 3
 
 
-async def test_a_tool_scores_its_best_vector_description_or_example(
+EXAMPLES = ("pipeline stage board", "a kanban of the deals by stage", "add a dropdown field")
+MESSAGE = "show my deals on a board grouped by stage"
+
+
+def _with_examples() -> Catalog:
+    return Catalog(
+        dataclasses.replace(t, examples=EXAMPLES) if t.name == "create_view" else t
+        for t in CRM_TOOLS
+    )
+
+
+async def _cosines(embedder: CountingEmbedder, catalog: Catalog) -> tuple[list[float], float]:
+    """The message's cosine to create_view's examples (best first) and to its description."""
+    query = await embedder.embed_query(MESSAGE)
+    role = embedder.example_role
+    examples = await embed_role(embedder, list(EXAMPLES), role)
+    (_, description), *_ = corpus_documents(Catalog([catalog["create_view"]]), embedder)
+    described = (await embedder.embed_documents([description.text]))[0]
+    return sorted((examples @ query).tolist(), reverse=True), float(described @ query)
+
+
+async def test_a_tool_blends_its_description_and_its_two_best_examples(
     embedder: CountingEmbedder,
 ) -> None:
-    message = "pipeline stage board"
-    plain = await ready(InMemoryRetriever(embedder, k=8), crm_catalog(), message)
-    tools = [
-        dataclasses.replace(t, examples=(message,)) if t.name == "export_records" else t
-        for t in CRM_TOOLS
-    ]
-    with_example = await ready(InMemoryRetriever(embedder, k=1), Catalog(tools), message)
-    assert list(with_example.scores) == ["export_records"]
-    assert with_example.scores["export_records"] > max(plain.scores.values())
+    catalog = _with_examples()
+    ranking = await ranked(InMemoryRetriever(embedder), catalog, MESSAGE)
+    examples, description = await _cosines(embedder, catalog)
+    expected = 0.5 * description + 0.5 * (examples[0] + examples[1]) / 2
+    assert ranking.scores["create_view"] == pytest.approx(expected, abs=1e-5)
+    plain = await ranked(InMemoryRetriever(embedder), crm_catalog(), MESSAGE)
+    assert ranking.scores["export_records"] == pytest.approx(plain.scores["export_records"])
+
+
+async def test_a_max_profile_scores_each_tool_by_its_best_vector() -> None:
+    legacy = ProfiledEmbedder("document", LEGACY_PROFILE)
+    catalog = _with_examples()
+    ranking = await ranked(InMemoryRetriever(legacy), catalog, MESSAGE)
+    examples, description = await _cosines(legacy, catalog)
+    assert ranking.scores["create_view"] == pytest.approx(max(*examples, description), abs=1e-5)
 
 
 async def test_query_embeddings_are_cached_per_text(embedder: CountingEmbedder) -> None:
@@ -85,13 +129,32 @@ async def test_bm25_mode_needs_no_embedder() -> None:
     assert "export_records" in selection.names
 
 
-async def test_hybrid_is_the_union_of_dense_and_lexical_top_k(embedder: CountingEmbedder) -> None:
+async def test_hybrid_adds_lexical_evidence_and_binds_k_tools(embedder: CountingEmbedder) -> None:
     catalog = crm_catalog()
     message = "export csv"
-    dense = await ready(InMemoryRetriever(embedder, k=2), catalog, message)
-    lexical = await ready(InMemoryRetriever(embedder, mode="bm25", k=2), catalog, message)
+    dense = await ranked(InMemoryRetriever(embedder, k=2), catalog, message)
     hybrid = await ready(InMemoryRetriever(embedder, mode="hybrid", k=2), catalog, message)
-    assert set(hybrid.names) == set(dense.names) | set(lexical.names)
+    assert len(hybrid.tools) == len(catalog.core) + 2
+    weight = embedder.profile.lexical_weight
+    # export_records is the only tool with "export" and "csv": it gains the whole weight.
+    assert hybrid.scores["export_records"] == pytest.approx(dense.scores["export_records"] + weight)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "احذف جهة الاتصال المكررة لشركة أكمي",  # Arabic: shares no word with the catalog
+        "is it in there",  # English, but only stopwords
+    ],
+)
+async def test_hybrid_without_lexical_signal_is_dense(
+    embedder: CountingEmbedder, message: str
+) -> None:
+    catalog = crm_catalog()
+    dense = await ready(InMemoryRetriever(embedder, k=3), catalog, message)
+    hybrid = await ready(InMemoryRetriever(embedder, mode="hybrid", k=3), catalog, message)
+    assert hybrid.names == dense.names
+    assert hybrid.scores == pytest.approx(dense.scores)
 
 
 def test_unknown_mode_is_a_configuration_error() -> None:

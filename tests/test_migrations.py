@@ -23,7 +23,7 @@ TABLES = READABLE | {
     "toolret_feedback_turns",
     "toolret_feedback_events",
 }
-HEAD = "0002"
+HEAD = "0003"
 
 
 def _dbname(url: str) -> str:
@@ -67,6 +67,10 @@ def test_upgrade_creates_tables_extension_role_and_disables_rls(
         dbname,
     )
     assert "tenant_id" not in {row[0] for row in columns}
+    indexes = pg_server.execute(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'toolret_corpus_documents'", dbname
+    )
+    assert "toolret_corpus_documents_tool" in {row[0] for row in indexes}  # 0003, blended score
 
 
 def test_downgrade_removes_everything_and_upgrade_works_again(
@@ -99,7 +103,11 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
 
     stepped = _toolret("db", "downgrade", *url)
     assert stepped.exit_code == 0, stepped.output
-    assert stepped.output == "database downgraded from 0002 to 0001\n"
+    assert stepped.output == "database downgraded from 0003 to 0002\n"
+    assert _tables(pg_server, dbname) == TABLES | {VERSION_TABLE}  # 0003 adds an index only
+
+    second = _toolret("db", "downgrade", *url)
+    assert second.output == "database downgraded from 0002 to 0001\n"
     assert _tables(pg_server, dbname) == {
         "toolret_vectors",
         "toolret_pending_vectors",
@@ -109,8 +117,8 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     }
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
-    back = _toolret("db", "downgrade", "-2", *url)  # a negative step, not an option
-    assert back.output == "database downgraded from 0002 to base (no toolret tables)\n"
+    back = _toolret("db", "downgrade", "-3", *url)  # a negative step, not an option
+    assert back.output == "database downgraded from 0003 to base (no toolret tables)\n"
     assert _tables(pg_server, dbname) == {VERSION_TABLE}
     assert database_revision(empty_database_url) is None
 
@@ -120,7 +128,7 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
     named = _toolret("db", "downgrade", "0001", *url)
-    assert named.output == "database downgraded from 0002 to 0001\n"
+    assert named.output == "database downgraded from 0003 to 0001\n"
 
 
 @pytest.mark.parametrize("revision", ["0009", "head", "-0", "--bogus"])
@@ -133,7 +141,7 @@ def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
     assert "Traceback" not in result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == [
-        f"error: toolret has no schema revision {revision!r}: give one of 0001, 0002, base "
+        f"error: toolret has no schema revision {revision!r}: give one of 0001, 0002, 0003, base "
         "(remove toolret's tables), or -N (N steps back)"
     ]
     assert database_revision(empty_database_url) == HEAD
@@ -141,12 +149,12 @@ def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
 
 def test_db_downgrade_past_the_base_is_one_line(empty_database_url: str) -> None:
     migrate(empty_database_url)
-    result = _toolret("db", "downgrade", "-3", "--url", empty_database_url)
+    result = _toolret("db", "downgrade", "-4", "--url", empty_database_url)
     assert result.exit_code == 1, result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: downgrading")
-    assert "-3" in lines[0]
+    assert "-4" in lines[0]
     assert database_revision(empty_database_url) == HEAD
 
 

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import asyncpg
 import numpy as np
 import pytest
+from sqlalchemy import text
 
 from tests.fixtures_pg import (
     exact_scores,
@@ -23,7 +24,10 @@ from tests.fixtures_pg import (
 )
 from toolret.catalog import Catalog
 from toolret.errors import NotIndexedError
-from toolret.schema import hnsw_index_name
+from toolret.feedback_store import INSERT_LEARNED
+from toolret.learning import LEARNED_MIN_SIMILARITY, learned_key
+from toolret.profile import DEFAULT_PROFILE, MAX_SCORE, RetrievalProfile
+from toolret.schema import head_revision, hnsw_index_name
 from toolret.selection import top_k
 from toolret.store import CorpusIncompleteError, GCReport, VectorRow, VectorStore
 from toolret.store_sql import CatalogQuery
@@ -33,8 +37,11 @@ MODEL = "test-model@384"
 DIM = 384
 
 
-def _query(catalog: Catalog) -> CatalogQuery:
-    return CatalogQuery.build(catalog, MODEL, "query")
+def _query(catalog: Catalog, profile: RetrievalProfile = DEFAULT_PROFILE) -> CatalogQuery:
+    return CatalogQuery.build(catalog, MODEL, "query", profile)
+
+
+SCORES = {"blend": DEFAULT_PROFILE, "max": RetrievalProfile(score=MAX_SCORE)}
 
 
 def _row(key: str, vector: np.ndarray, tool: str = "t") -> VectorRow:
@@ -129,16 +136,20 @@ async def test_a_reader_never_sees_a_half_written_corpus(store: VectorStore) -> 
     assert len(ranking.scores) == 5
 
 
+@pytest.mark.parametrize("score", sorted(SCORES))
 @pytest.mark.parametrize("regime", ["exact", "hnsw"])
-async def test_ranking_equals_an_exact_cosine_ranking(database_url: str, regime: str) -> None:
+async def test_ranking_equals_an_exact_cosine_ranking(
+    database_url: str, regime: str, score: str
+) -> None:
     exact_limit = 10_000 if regime == "exact" else 0
     catalog = synthetic_catalog(60, examples=3, core=2)
     rng = np.random.default_rng(4)
+    profile = SCORES[score]
     async with VectorStore.from_url(database_url, exact_limit=exact_limit) as store:
         vectors = await publish_random(store, catalog, MODEL, rng)
-        query = _query(catalog)
+        query = _query(catalog, profile)
         for probe in unit_vectors(rng, 10):
-            expected = exact_scores(catalog, vectors, probe)
+            expected = exact_scores(catalog, vectors, probe, score=profile.score)
             ranking = await store.rank(query, probe, limit=12)
             got = _top(ranking.scores, catalog, 12)
             want = _top(expected, catalog, 12)
@@ -153,9 +164,10 @@ async def test_ranking_equals_an_exact_cosine_ranking(database_url: str, regime:
                     assert ranking.scores[name] <= expected[name] + 1e-5
 
 
+@pytest.mark.parametrize("score", sorted(SCORES))
 @pytest.mark.parametrize("regime", ["exact", "hnsw"])
 async def test_exactly_k_distinct_tools_come_back_when_tools_have_several_vectors(
-    database_url: str, regime: str
+    database_url: str, regime: str, score: str
 ) -> None:
     """The nearest 40 vectors belong to 10 tools; ranking still yields k distinct tools (the
     HNSW statement's first pass of 36 vectors holds only 9, so its second pass runs)."""
@@ -173,7 +185,7 @@ async def test_exactly_k_distinct_tools_come_back_when_tools_have_several_vector
             vectors[doc.key] = (vector / np.linalg.norm(vector)).astype(np.float32)
     async with VectorStore.from_url(database_url, exact_limit=exact_limit) as store:
         await publish_random(store, catalog, MODEL, rng, vectors=vectors)
-        ranking = await store.rank(_query(catalog), probe, limit=12)
+        ranking = await store.rank(_query(catalog, SCORES[score]), probe, limit=12)
     assert len(ranking.scores) >= 12
     chosen = _top(ranking.scores, catalog, 12)
     assert len(chosen) == len(set(chosen)) == 12
@@ -299,7 +311,7 @@ async def test_status_reports_models_corpora_rows_and_index(store: VectorStore) 
     catalog = synthetic_catalog(5, examples=1)
     await publish_random(store, catalog, MODEL, np.random.default_rng(9))
     status = await store.status()
-    assert status.revision == "0002"
+    assert status.revision == head_revision()
     (model,) = status.models
     assert (model.model_id, model.dimension, model.vectors, model.pending_vectors) == (
         MODEL,
@@ -355,3 +367,58 @@ async def _until_async(probe: object, accept: object, deadline: float = 10.0) ->
     while not accept(await probe()):
         assert time.monotonic() < stop, "condition not met before the deadline"
         await asyncio.sleep(0.01)  # polling a condition with a deadline
+
+
+@pytest.mark.parametrize("score", sorted(SCORES))
+@pytest.mark.parametrize("regime", ["exact", "hnsw"])
+async def test_a_learned_vector_near_the_message_counts_as_an_example(
+    database_url: str, regime: str, score: str
+) -> None:
+    """A learned vector within ``LEARNED_MIN_SIMILARITY`` of the message joins its tool's
+    examples (blend: among the best examples it averages; max: its best vector), in both
+    statements; one beyond the gate counts for nothing."""
+    exact_limit = 10_000 if regime == "exact" else 0
+    catalog = synthetic_catalog(30, examples=2)
+    rng = np.random.default_rng(12)
+    profile = SCORES[score]
+    probe = unit_vectors(rng, 1)[0]
+    near = probe + 0.2 * unit_vectors(rng, 1)[0]
+    near = (near / np.linalg.norm(near)).astype(np.float32)
+    far = unit_vectors(rng, 1)[0]  # a random direction: far below the gate
+    assert float(near @ probe) >= LEARNED_MIN_SIMILARITY > float(far @ probe)
+    query = _query(catalog, profile)
+    async with VectorStore.from_url(database_url, exact_limit=exact_limit) as store:
+        vectors = await publish_random(store, catalog, MODEL, rng)
+        learned = {"tool_7": near, "tool_9": far}
+        async with store.engine.begin() as connection:
+            for tool, vector in learned.items():
+                await connection.execute(
+                    text(INSERT_LEARNED),
+                    {
+                        "model": MODEL,
+                        "corpus": query.corpus_hash,
+                        "key": learned_key(MODEL, vector),
+                        "tool": tool,
+                        "dimension": len(vector),
+                        "embedding": vector,
+                        "turn": None,
+                    },
+                )
+        ranking = await store.rank(query, probe, limit=5)
+    expected = exact_scores(catalog, vectors, probe, score=profile.score)
+    (tool_7,) = [tool for tool in catalog.tools if tool.name == "tool_7"]
+    cosines = {doc.kind + doc.key: float(vectors[doc.key] @ probe) for doc in tool_7.documents()}
+    description = next(c for key, c in cosines.items() if key.startswith("description"))
+    examples = sorted([c for key, c in cosines.items() if key.startswith("example")])
+    examples = sorted([*examples, float(near @ probe)], reverse=True)
+    if profile.score.kind == "max":
+        expected["tool_7"] = max(description, *examples)
+    else:
+        best = examples[: profile.score.examples]
+        weight = profile.score.description_weight
+        expected["tool_7"] = weight * description + (1 - weight) * sum(best) / len(best)
+    assert _top(ranking.scores, catalog, 1) == ["tool_7"]
+    assert ranking.scores["tool_7"] == pytest.approx(expected["tool_7"], abs=1e-5)
+    assert "tool_9" not in ranking.scores or ranking.scores["tool_9"] == pytest.approx(
+        expected["tool_9"], abs=1e-5
+    )

@@ -8,6 +8,11 @@ the bundled model's dimension). Three catalogs are asked about:
   scan without iterative search silently returns fewer rows than asked for;
 - ``workspace``: 44 of them — primary-key lookups plus an exact sort.
 
+Another model's 10,000 tools carry an example each (20,000 vectors; each example near its
+tool's description, as real examples are): the blended score's statement, which nominates
+candidates from the nearest descriptions and examples and scores each over all its documents
+(``tests/test_store.py`` checks it against numpy with three examples a tool).
+
 After the store has run a statement several times on its only pooled connection, the test
 finds that prepared statement in ``pg_prepared_statements`` and EXPLAINs it by name, with the
 plan cache forced to the generic plan (what a long-lived connection ends up using).
@@ -43,30 +48,56 @@ ROWS = 10_000
 BIG = synthetic_catalog(ROWS)
 HALF = Catalog(BIG.tools[: ROWS // 2])
 WORKSPACE = Catalog(BIG.tools[1000:1044])
+EXAMPLES_MODEL = "plans-examples-model@384"
+WITH_EXAMPLES = synthetic_catalog(ROWS, examples=1, prefix="ex")
+Vectors = dict[str, np.ndarray]
 
 
-async def _load(url: str) -> dict[str, np.ndarray]:
-    async with VectorStore.from_url(url) as store:
-        vectors = await publish_random(store, BIG, MODEL, np.random.default_rng(10))
-        await publish_random(store, HALF, MODEL, np.random.default_rng(11), vectors=vectors)
+def _near_their_descriptions(catalog: Catalog, rng: np.random.Generator) -> Vectors:
+    """A random vector per description, and each example a perturbation of its description."""
+    documents = [tool.documents("query") for tool in catalog.tools]
+    bases = unit_vectors(rng, len(documents), DIM)
+    noise = iter(unit_vectors(rng, sum(len(docs) - 1 for docs in documents), DIM))
+    vectors: Vectors = {}
+    for (description, *examples), base in zip(documents, bases, strict=True):
+        vectors[description.key] = base
+        for example in examples:
+            mixed = 0.8 * base + 0.6 * next(noise)
+            vectors[example.key] = (mixed / np.linalg.norm(mixed)).astype(np.float32)
     return vectors
 
 
+async def _load(url: str) -> tuple[Vectors, Vectors]:
+    async with VectorStore.from_url(url) as store:
+        vectors = await publish_random(store, BIG, MODEL, np.random.default_rng(10))
+        await publish_random(store, HALF, MODEL, np.random.default_rng(11), vectors=vectors)
+        rng = np.random.default_rng(16)
+        examples = _near_their_descriptions(WITH_EXAMPLES, rng)
+        await publish_random(store, WITH_EXAMPLES, EXAMPLES_MODEL, rng, vectors=examples)
+    return vectors, examples
+
+
 @pytest.fixture(scope="module")
-def loaded(pg_server: PgServer, pg_template: str) -> Iterator[tuple[str, dict[str, np.ndarray]]]:
-    """A database with the three catalogs published (built once for this module)."""
+def databases(pg_server: PgServer, pg_template: str) -> Iterator[tuple[str, Vectors, Vectors]]:
+    """A database with the four catalogs published (built once for this module)."""
     name = f"toolret_plans_{uuid.uuid4().hex[:8]}"
     janitor = pg_server.janitor(name, template=pg_template)
     janitor.init()
     url = pg_server.url(name)
-    result: list[dict[str, np.ndarray]] = []
+    result: list[tuple[Vectors, Vectors]] = []
     thread = threading.Thread(target=lambda: result.append(asyncio.run(_load(url))))
     thread.start()
     thread.join()
     try:
-        yield url, result[0]
+        yield url, *result[0]
     finally:
         janitor.drop()
+
+
+@pytest.fixture(scope="module")
+def loaded(databases: tuple[str, Vectors, Vectors]) -> tuple[str, Vectors]:
+    """The database, and the vectors of the one-vector-per-tool catalogs."""
+    return databases[0], databases[1]
 
 
 def _literal(values: list[Any]) -> str:
@@ -181,4 +212,62 @@ async def test_hnsw_recall_against_exact_ranking_at_10000_rows(
             ranking = await store.rank(query, probe, limit=12)
             expected = {names[i] for i in np.argsort(-(matrix @ probe))[:12]}
             hits += len(set(top_k(BIG, ranking.scores, 12)) & expected)
+    assert hits / (12 * len(probes)) >= 0.95
+
+
+async def test_a_blended_score_at_10000_tools_is_one_indexed_statement(
+    databases: tuple[str, Vectors, Vectors],
+) -> None:
+    """Candidates come from the HNSW index (descriptions and examples), each candidate's
+    documents from the (corpus, tool) index; no table is scanned or sorted whole."""
+    url, _, _ = databases
+    query = CatalogQuery.build(WITH_EXAMPLES, EXAMPLES_MODEL, "query")
+    assert query.score.kind == "blend"
+    probes = unit_vectors(np.random.default_rng(17), 8, DIM)
+    async with VectorStore.from_url(url, pool_size=1, max_overflow=0) as store:
+        for probe in probes:
+            ranking = await store.rank(query, probe, limit=12)
+            assert len(ranking.scores) == 12
+            assert ranking.published
+        plan, runs = await _prepared_plan(
+            store,
+            "descriptions_1 AS MATERIALIZED",
+            [_vector(probes[0]), f"'{query.corpus_hash}'", "'{}'"],
+        )
+    assert runs >= len(probes)
+    assert f"Index Scan using {hnsw_index_name(EXAMPLES_MODEL)} on toolret_vectors" in plan
+    assert "toolret_corpus_documents_tool" in plan  # a candidate's documents, by tool
+    assert "Seq Scan on toolret_vectors" not in plan
+    assert "Seq Scan on toolret_corpus_documents" not in plan
+    assert "Sort Key: ((v.embedding" not in plan
+
+
+async def test_a_blended_score_at_10000_tools_matches_the_exact_ranking(
+    databases: tuple[str, Vectors, Vectors],
+) -> None:
+    """Exactly 12 distinct tools, the same as the exact blended ranking (but for what the
+    approximate index misses), each with its exact score."""
+    url, _, vectors = databases
+    query = CatalogQuery.build(WITH_EXAMPLES, EXAMPLES_MODEL, "query")
+    weight = query.score.description_weight
+    documents = [tool.documents("query") for tool in WITH_EXAMPLES.tools]
+    described = np.stack([vectors[docs[0].key] for docs in documents])
+    exemplified = np.stack([[vectors[doc.key] for doc in docs[1:]] for docs in documents])
+    names = [tool.name for tool in WITH_EXAMPLES.tools]
+    rng = np.random.default_rng(18)
+    # Probes near a tool's example, as messages are, and some anywhere.
+    near = exemplified[rng.choice(len(names), 15, replace=False), 0] * 0.9
+    near += 0.3 * unit_vectors(rng, 15, DIM)
+    probes = [*(near / np.linalg.norm(near, axis=1, keepdims=True)), *unit_vectors(rng, 5, DIM)]
+    hits = 0
+    async with VectorStore.from_url(url) as store:
+        for probe in probes:
+            ranking = await store.rank(query, probe.astype(np.float32), limit=12)
+            blended = weight * (described @ probe) + (1 - weight) * (exemplified @ probe).mean(1)
+            expected = dict(zip(names, blended.tolist(), strict=True))
+            got = top_k(WITH_EXAMPLES, ranking.scores, 12)
+            assert len(got) == len(set(got)) == 12
+            for name in got:
+                assert ranking.scores[name] == pytest.approx(expected[name], abs=1e-5)
+            hits += len(set(got) & set(top_k(WITH_EXAMPLES, expected, 12)))
     assert hits / (12 * len(probes)) >= 0.95

@@ -77,6 +77,7 @@ if TYPE_CHECKING:
     )
     from toolret.lint import LintFinding, LintReport, lint_catalog
     from toolret.memory import InMemoryRetriever
+    from toolret.profile import RetrievalProfile
     from toolret.rounds import make_per_round_retrieve
     from toolret.schema import upgrade_database
     from toolret.selection import Mode, Reason, Selection
@@ -95,6 +96,7 @@ _LAZY: dict[str, str] = {
     "LintReport": "toolret.lint",
     "LintFinding": "toolret.lint",
     "upgrade_database": "toolret.schema",
+    "RetrievalProfile": "toolret.profile",
     # the catalog and its adapters
     "Catalog": "toolret.catalog",
     "CatalogWarning": "toolret.catalog",
@@ -168,6 +170,7 @@ __all__ = [
     "NotIndexedError",
     "QueueError",
     "Reason",
+    "RetrievalProfile",
     "Role",
     "SchemaMissingError",
     "Selection",

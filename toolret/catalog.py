@@ -28,7 +28,7 @@ from toolret.errors import (
     ToolTextError,
     UnknownCoreToolError,
 )
-from toolret.tool import Document, Role, Tool
+from toolret.tool import DEFAULT_TEMPLATE, Document, Role, Tool
 
 __all__ = ["DEFAULT_DOMAIN_RANK", "MIN_DESCRIPTION_LENGTH", "Catalog", "CatalogWarning"]
 
@@ -149,27 +149,38 @@ class Catalog:
         positions = {self._position[name] for name in names if name in self._position}
         return tuple(self.tools[i] for i in sorted(positions))
 
-    def documents(self, example_role: Role = "document") -> list[tuple[str, Document]]:
+    def documents(
+        self, example_role: Role = "query", template: str = DEFAULT_TEMPLATE
+    ) -> list[tuple[str, Document]]:
         """Every (tool name, document) pair, in catalog order: descriptions and examples."""
-        return [(tool.name, doc) for tool in self.tools for doc in tool.documents(example_role)]
+        return [
+            (tool.name, doc)
+            for tool in self.tools
+            for doc in tool.documents(example_role, template)
+        ]
 
-    def corpus_hash(self, model_id: str, example_role: Role = "document") -> str:
+    def corpus_hash(
+        self, model_id: str, example_role: Role = "query", template: str = DEFAULT_TEMPLATE
+    ) -> str:
         """A hash of the embedding model and every tool's retrieval documents.
 
-        It changes when a name, description, keyword, category, example or the model changes,
-        and only then: reordering tools or changing which are core leaves it as it is.
+        It changes when a name, description, keyword, category, example, the model or the
+        document template changes, and only then: reordering tools or changing which are core
+        leaves it as it is. (The template enters through the documents' keys, so a template
+        that writes the same texts gives the same hash.)
         """
-        key = (model_id, example_role)
+        key = (model_id, example_role, template)
         cached = self._corpus_hashes.get(key)
         if cached is None:
             digest = hashlib.sha256(f"{model_id}\x00{example_role}".encode())
-            for name, doc_key in sorted((n, d.key) for n, d in self.documents(example_role)):
+            documents = self.documents(example_role, template)
+            for name, doc_key in sorted((n, d.key) for n, d in documents):
                 digest.update(f"\x00{name}\x00{doc_key}".encode())
             cached = self._corpus_hashes[key] = digest.hexdigest()
         return cached
 
     @cached_property
-    def _corpus_hashes(self) -> dict[tuple[str, Role], str]:
+    def _corpus_hashes(self) -> dict[tuple[str, Role, str], str]:
         return {}
 
 

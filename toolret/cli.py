@@ -84,7 +84,7 @@ ModeOption = Annotated[
     typer.Option(
         "--mode",
         "-m",
-        help="dense (embeddings), bm25 (lexical) or hybrid (union).",
+        help="dense (embeddings), bm25 (lexical) or hybrid (dense + BM25 where words match).",
         case_sensitive=False,
     ),
 ]
@@ -200,6 +200,20 @@ def eval_(
         bool, typer.Option(help="Also measure the roster without example requests.")
     ] = True,
     plots: Annotated[bool, typer.Option(help="Draw the PNG plots.")] = True,
+    bench: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A benchmark folder (tools.jsonl, cases.jsonl, examples.json); repeatable. "
+            "Measures it and the roster's halves with both retrievers instead."
+        ),
+    ] = None,
+    study: Annotated[
+        str,
+        typer.Option(
+            help="With --bench: template, role, score, hybrid (comma-separated) or all: compare "
+            "the candidates for that ranking choice on the tuning sets."
+        ),
+    ] = "",
 ) -> None:
     """Measure retrieval on the 44-tool roster: recall@1/5/12 and narrowing per language and mode.
 
@@ -207,8 +221,14 @@ def eval_(
     with the bundled model in dense mode). Writes a markdown table and PNG plots (recall@k
     curves; weakest true match against strongest off-topic score) to --out. Exits 1 when the
     gate fails, printing each "prompt" → missing tool.
+
+    With --bench DIR: recall@1/3/5/12 and MRR per language on that folder and on the roster's
+    tuning and held-back halves, in every mode, with and without examples, for the in-memory
+    retriever and the pgvector client (DATABASE_URL, else the embedded Postgres); --study adds
+    the comparisons behind the ranking choices. Report in --out/bench.
     """
     try:
+        from evals.benchmark import main as run_bench
         from evals.runner import main as run_eval
     except ModuleNotFoundError as error:
         console.print(
@@ -216,6 +236,12 @@ def eval_(
             "from a checkout of the toolret repository (`make eval`)"
         )
         raise typer.Exit(2) from error
+    if bench:
+        argv = [*bench, "--out", f"{out}/bench", "--modes", modes, "--k", str(k)]
+        argv += ["--study", study] if study else []
+        argv += ["--embedders", embedders] if embedders else []
+        argv += [] if plots else ["--no-plots"]
+        raise typer.Exit(run_bench(argv))
 
     argv = ["--out", out, "--modes", modes, "--languages", languages, "--k", str(k)]
     argv += ["--embedders", embedders] if embedders else []

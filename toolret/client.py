@@ -40,6 +40,7 @@ from toolret.errors import (
 )
 from toolret.indexing import IndexReport, Progress, index_catalog
 from toolret.metrics import record_selection, record_step, tracer
+from toolret.profile import profile_of
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
     Ranking,
@@ -349,7 +350,9 @@ class ToolRetrievalClient:
     def _query(self, catalog: Catalog, embedder: Embedder) -> CatalogQuery:
         query = self._queries.get(catalog)
         if query is None or query.model_id != embedder.model_id:
-            query = CatalogQuery.build(catalog, embedder.model_id, embedder.example_role)
+            query = CatalogQuery.build(
+                catalog, embedder.model_id, embedder.example_role, profile_of(embedder)
+            )
             self._queries[catalog] = query
         return query
 

@@ -23,6 +23,7 @@ from rich.table import Table
 from toolret.catalog import Catalog
 from toolret.errors import ToolretError
 from toolret.loading import load_catalog
+from toolret.profile import corpus_hash
 from toolret.settings import Settings, make_embedder
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ def render_stats(out: Console, stats: FeedbackStats) -> None:
 
 def _corpus(catalog: Catalog) -> tuple[str, str]:
     embedder = make_embedder(Settings())
-    return embedder.model_id, catalog.corpus_hash(embedder.model_id, embedder.example_role)
+    return embedder.model_id, corpus_hash(catalog, embedder)
 
 
 def _url(url: str | None) -> str:

@@ -24,6 +24,7 @@ from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, Vector
 from toolret.feedback import TurnFeedback, turn_feedback
 from toolret.metrics import record_feedback, record_feedback_dropped
+from toolret.profile import corpus_hash
 from toolret.queue import QUEUE_NAME, redis_settings
 from toolret.selection import Selection
 from toolret.transcript import latest_human_text
@@ -93,7 +94,7 @@ class FeedbackSender:
             transcript,
             vector,
             model_id=embedder.model_id,
-            corpus_hash=catalog.corpus_hash(embedder.model_id, embedder.example_role),
+            corpus_hash=corpus_hash(catalog, embedder),
             k=k,
             learn=learn,
             text=message if keep_text else None,

@@ -31,6 +31,7 @@ from toolret.embedders.base import Vector
 from toolret.errors import StoreError
 from toolret.feedback import HIT, MISS, TurnFeedback
 from toolret.learning import Decision, LearningPolicy, VectorSpace, learned_key
+from toolret.profile import DEFAULT_PROFILE, ToolScore
 from toolret.store import VectorStore
 
 __all__ = [
@@ -56,7 +57,7 @@ FROM unnest(CAST(:tools AS text[]), CAST(:outcomes AS text[]), CAST(:finds AS bo
 ON CONFLICT DO NOTHING
 """
 CORPUS_VECTORS = """
-SELECT d.tool_name, v.embedding
+SELECT d.tool_name, v.embedding, v.kind
 FROM toolret_corpora c
 JOIN toolret_corpus_documents d ON d.corpus_id = c.id
 JOIN toolret_vectors v ON v.model_id = c.model_id AND v.doc_key = d.doc_key
@@ -234,11 +235,16 @@ class FeedbackStore:
             return turn
 
     async def promote(
-        self, model_id: str, corpus_hash: str, policy: LearningPolicy | None = None
+        self,
+        model_id: str,
+        corpus_hash: str,
+        policy: LearningPolicy | None = None,
+        score: ToolScore = DEFAULT_PROFILE.score,
     ) -> PromotionReport:
         """Consider every miss not considered yet of a corpus whose turns opted into learning;
         write the promoted vectors in one transaction. Nothing happens until the corpus is
-        published (its misses wait)."""
+        published (its misses wait). ``score`` is the model's ``ToolScore`` (its embedder's
+        profile): a miss the ranking already fixes under it is not promoted."""
         policy = policy or LearningPolicy()
         where = {"model": model_id, "corpus": corpus_hash}
         decisions: Counter[str] = Counter()
@@ -257,6 +263,8 @@ class FeedbackStore:
             space = VectorSpace(
                 [(row[0], _array(row[1])) for row in documents],
                 [(row[0], _array(row[1])) for row in learned],
+                kinds=[row[2] for row in documents],
+                score=score,
             )
             for turn, tool, stored, k, core in misses:
                 vector = _array(stored)

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, embed_role
 from toolret.embedders.guard import guarded
+from toolret.profile import corpus_documents
+from toolret.profile import corpus_hash as corpus_hash_of
 from toolret.store import VectorRow, VectorStore
 from toolret.tool import Document
 
@@ -68,8 +70,8 @@ async def index_catalog(
     started = time.perf_counter()
     embedder = guarded(embedder)
     model_id = embedder.model_id
-    corpus_hash = catalog.corpus_hash(model_id, embedder.example_role)
-    pairs = catalog.documents(embedder.example_role)
+    corpus_hash = corpus_hash_of(catalog, embedder)
+    pairs = corpus_documents(catalog, embedder)
     membership = [(name, doc.key) for name, doc in pairs]
     owners: dict[str, tuple[str, Document]] = {}
     for name, doc in pairs:

@@ -13,7 +13,8 @@ worker promotes it (``toolret.feedback_store.FeedbackStore.promote``) unless:
 
 The decision is pure: ``VectorSpace`` holds a corpus's vectors (descriptions, written examples,
 learned ones) in memory and answers where a tool ranks for a query, exactly as the ranking
-statement scores it (a tool's score is its best vector's cosine similarity).
+statements score it under the embedder's ``ToolScore`` (its best vector, or its description
+blended with its best examples, learned ones within ``LEARNED_MIN_SIMILARITY`` among them).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from enum import StrEnum
 import numpy as np
 
 from toolret.embedders.base import Vector
+from toolret.profile import MAX_SCORE, ToolScore
 
 __all__ = [
     "LEARNED_MIN_SIMILARITY",
@@ -53,7 +55,9 @@ half and massive-dev's valid split, each replaying its traffic at k 12 and 5), b
 the four changes in mean reciprocal rank: 0.89 -0.010, 0.90 +0.030, 0.91 +0.051, **0.92
 +0.059**, 0.93 +0.044, 0.95 +0.014. At 0.92 no language of the roster's TUNE half loses R@1 and
 massive-dev Persian gains R@1/5/12 +0.037/+0.047/+0.040 at k 12; at 0.90 and below, English
-and Persian R@1 fall there; above 0.93 learned vectors stop speaking."""
+and Persian R@1 fall there; above 0.93 learned vectors stop speaking. The sweep ran under the max score; under the blended
+score a learned vector within the cut-off joins its tool's examples, and 0.92 is kept, not
+re-measured there."""
 
 
 class Decision(StrEnum):
@@ -84,7 +88,11 @@ def learned_key(model_id: str, vector: Vector) -> str:
 
 
 class VectorSpace:
-    """A corpus's vectors by tool, plus its learned layer, for deciding promotions."""
+    """A corpus's vectors by tool, plus its learned layer, for deciding promotions.
+
+    ``kinds`` (parallel to ``documents``) says which are descriptions and which examples; without
+    it every document counts as a description. ``score`` is the embedder's ``ToolScore``.
+    """
 
     def __init__(
         self,
@@ -92,12 +100,21 @@ class VectorSpace:
         learned: Iterable[tuple[str, Vector]] = (),
         *,
         learned_min_similarity: float = LEARNED_MIN_SIMILARITY,
+        kinds: Sequence[str] | None = None,
+        score: ToolScore = MAX_SCORE,
     ) -> None:
         self.learned_min_similarity = learned_min_similarity
         pairs = list(documents)
+        self.score = score
         self.tools: list[str] = sorted({tool for tool, _ in pairs})
         self._index = {tool: i for i, tool in enumerate(self.tools)}
         self._owners = np.array([self._index[tool] for tool, _ in pairs], dtype=np.int64)
+        self._examples = np.array(
+            [kind == "example" for kind in kinds] if kinds is not None else [False] * len(pairs),
+            dtype=bool,
+        )
+        if len(self._examples) != len(pairs):
+            raise ValueError("kinds must name the kind of every document")
         self._matrix = _normalized([vector for _, vector in pairs])
         self._learned_owners: list[int] = []
         self._learned: list[Vector] = []
@@ -119,16 +136,28 @@ class VectorSpace:
         return int(np.sum(best[others] > own))
 
     def best_scores(self, query: Vector) -> np.ndarray:
-        """Each tool's best cosine similarity to ``query``: descriptions, examples, and learned
-        vectors within ``LEARNED_MIN_SIMILARITY``, as the ranking statements score them."""
+        """Each tool's score for ``query`` as the ranking statements compute it: over its
+        descriptions, examples, and learned vectors within ``LEARNED_MIN_SIMILARITY`` (which
+        count as examples), the best cosine (``max``) or the blend."""
         q = _normalized([query])[0]
-        best = np.full(len(self.tools), -np.inf, dtype=np.float64)
-        if len(self._owners):
-            np.maximum.at(best, self._owners, self._matrix @ q)
+        cosines = self._matrix @ q if len(self._owners) else np.zeros(0)
+        owners = self._owners
+        examples = self._examples
         if self._learned:
-            similarity = _normalized(self._learned) @ q
-            counted = similarity >= self.learned_min_similarity
-            np.maximum.at(best, np.array(self._learned_owners)[counted], similarity[counted])
+            near = _normalized(self._learned) @ q
+            kept = near >= self.learned_min_similarity
+            cosines = np.concatenate([cosines, near[kept]])
+            owners = np.concatenate([owners, np.array(self._learned_owners)[kept]])
+            examples = np.concatenate([examples, np.ones(int(kept.sum()), dtype=bool)])
+        best = np.full(len(self.tools), -np.inf, dtype=np.float64)
+        if self.score.kind == "max":
+            np.maximum.at(best, owners, cosines)
+            return best
+        np.maximum.at(best, owners[~examples], cosines[~examples])
+        weight, count = self.score.description_weight, self.score.examples
+        for tool in np.unique(owners[examples]):
+            own = np.sort(cosines[examples & (owners == tool)])[::-1][:count]
+            best[tool] = weight * best[tool] + (1 - weight) * float(np.mean(own))
         return best
 
     def decide(

@@ -60,6 +60,7 @@ from toolret.embedders.base import Embedder, Vectors, embed_role
 from toolret.embedders.guard import guarded
 from toolret.embedders.window import window_cuts, window_of
 from toolret.errors import ConfigurationError
+from toolret.profile import corpus_documents
 from toolret.tool import Tool
 
 __all__ = [
@@ -205,13 +206,14 @@ class CorpusVectors:
 
 async def embed_corpus(catalog: Catalog, embedder: Embedder) -> CorpusVectors:
     """Embed the non-core tools' documents exactly as ``index_catalog`` does: the documents of
-    ``catalog.documents(embedder.example_role)``, each in its role, through the guard."""
+    ``corpus_documents(catalog, embedder)`` (the embedder's template), each in its role, through
+    the guard."""
     model = guarded(embedder)
     index = {tool.name: i for i, tool in enumerate(catalog.candidates)}
     texts: list[str] = [""] * len(index)
     examples: list[tuple[int, str]] = []
     example_role = model.example_role
-    for name, document in catalog.documents(example_role):
+    for name, document in corpus_documents(catalog, model):
         if name not in index:
             continue
         if document.kind == "description":

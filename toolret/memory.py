@@ -1,15 +1,18 @@
 """The in-memory retriever: the same ``select`` as the database client, with no database.
 
-Dense (cosine over vectors held in this process), ``bm25`` or ``hybrid`` (the union of the
-lexical and dense top-k, seed 002). Vectors are built on first use per catalog; concurrent first
-turns share one in-flight build, and a turn never waits for it longer than half its time budget.
+Dense (cosine over vectors held in this process, each tool scored by its embedder's
+``ToolScore``, exactly as the client's SQL scores it), ``bm25``, or ``hybrid``: the dense score
+plus the embedder's ``lexical_weight`` x BM25 (``toolret.lexical.fuse``) when the message shares
+informative words with the catalog, and the dense ranking alone when it does not. Every mode
+binds ``k`` tools. Vectors are built on first use per catalog; concurrent first turns share one
+in-flight build, and a turn never waits for it longer than half its time budget.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,7 +23,8 @@ from toolret.embedders.base import Embedder, Vector, Vectors, embed_role
 from toolret.embedders.cache import with_query_cache
 from toolret.embedders.guard import warm_up_quietly
 from toolret.errors import ConfigurationError, EmbedderUnavailableError, NotIndexedError
-from toolret.lexical import BM25Index
+from toolret.lexical import BM25Index, fuse
+from toolret.profile import ToolScore, corpus_documents, corpus_hash, profile_of
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
     Ranking,
@@ -28,45 +32,107 @@ from toolret.selection import (
     SelectionPolicy,
     discover,
     select_guarded,
-    top_k,
 )
 from toolret.settings import RetrievalMode, Settings, make_embedder
-from toolret.tool import Tool
+from toolret.tool import Document, Role, Tool
 
 __all__ = ["DenseIndex", "InMemoryRetriever"]
 
 log = logging.getLogger("toolret")
 
 MODES = ("dense", "bm25", "hybrid")
+ROLES: tuple[Role, ...] = ("document", "query")
 
 
 @dataclass(frozen=True)
 class DenseIndex:
-    """Every document vector of one catalog, and the tool each belongs to."""
+    """Every document vector of one catalog, which tool each belongs to, and how they combine.
+
+    ``descriptions`` holds one vector per tool (catalog order); ``examples`` every example
+    vector, ``owners`` the tool of each. ``slots`` lays each tool's examples out in a row
+    (``-1`` pads) so a blended score takes each tool's best few at once. A document repeated
+    within one tool counts once, as in the store, whose corpus holds each (tool, key) once.
+    """
 
     names: tuple[str, ...]
-    vectors: Vectors
+    descriptions: Vectors
+    examples: Vectors
     owners: NDArray[np.intp]
+    slots: NDArray[np.intp]
+    score: ToolScore
 
     @classmethod
     async def build(cls, catalog: Catalog, embedder: Embedder) -> DenseIndex:
-        docs = catalog.documents(embedder.example_role)
-        rows: list[Vectors] = []
-        for role in ("document", "query"):
-            texts = [doc.text for _, doc in docs if doc.role == role]
-            rows.append(await embed_role(embedder, texts, role))
-        ordered = [name for name, doc in docs if doc.role == "document"]
-        ordered += [name for name, doc in docs if doc.role == "query"]
-        position = {name: i for i, name in enumerate(catalog.names)}
-        owners = np.array([position[name] for name in ordered], dtype=np.intp)
-        return cls(tuple(catalog.names), np.concatenate(rows), owners)
+        """Embed the catalog's documents as ``embedder``'s profile writes them."""
+        documents = _distinct(corpus_documents(catalog, embedder))
+        vectors: dict[str, Vector] = {}
+        for role in ROLES:
+            texts = {d.key: d.text for _, d in documents if d.role == role}  # each key once
+            embedded = await embed_role(embedder, list(texts.values()), role)
+            vectors.update(zip(texts, embedded, strict=True))
+        return cls.from_vectors(catalog.names, documents, vectors, profile_of(embedder).score)
+
+    @classmethod
+    def from_vectors(
+        cls,
+        names: Sequence[str],
+        documents: Sequence[tuple[str, Document]],
+        vectors: Mapping[str, Vector],
+        score: ToolScore,
+    ) -> DenseIndex:
+        """An index over vectors already computed (by document key): ``names`` are the tools,
+        ``documents`` their (tool, document) pairs, one description each."""
+        documents = _distinct(documents)
+        descriptions = {name: doc.key for name, doc in documents if doc.kind == "description"}
+        examples = [(name, doc.key) for name, doc in documents if doc.kind == "example"]
+        dimension = len(next(iter(vectors.values()))) if vectors else 0
+        described = np.stack([vectors[descriptions[name]] for name in names])
+        exemplified = (
+            np.stack([vectors[key] for _, key in examples])
+            if examples
+            else np.empty((0, dimension), dtype=np.float32)
+        )
+        position = {name: i for i, name in enumerate(names)}
+        owners = np.array([position[name] for name, _ in examples], dtype=np.intp)
+        counts = np.bincount(owners, minlength=len(names)) if len(owners) else np.zeros(len(names))
+        slots = np.full((len(names), int(counts.max(initial=0))), -1, dtype=np.intp)
+        filled = np.zeros(len(names), dtype=np.intp)
+        for row, owner in enumerate(owners):
+            slots[owner, filled[owner]] = row
+            filled[owner] += 1
+        return cls(tuple(names), described, exemplified, owners, slots, score)
 
     def scores(self, query: Vector) -> dict[str, float]:
-        """Each tool's best cosine over its description and examples."""
-        per_doc = self.vectors @ query
-        best = np.full(len(self.names), -np.inf, dtype=np.float32)
-        np.maximum.at(best, self.owners, per_doc)
-        return {name: float(score) for name, score in zip(self.names, best, strict=True)}
+        """Each tool's score for a query vector under ``score``."""
+        combined = self.score_array(query)
+        return {name: float(score) for name, score in zip(self.names, combined, strict=True)}
+
+    def score_array(self, query: Vector) -> NDArray[np.float64]:
+        """The tools' scores for a query vector, in ``names`` order."""
+        described = (self.descriptions @ query).astype(np.float64)
+        if not len(self.owners):
+            combined = described
+        elif self.score.kind == "max":
+            combined = described.copy()
+            np.maximum.at(combined, self.owners, (self.examples @ query).astype(np.float64))
+        else:
+            per_example = (self.examples @ query).astype(np.float64)
+            laid_out = np.where(self.slots >= 0, per_example[self.slots], -np.inf)
+            best = -np.sort(-laid_out, axis=1)[:, : self.score.examples]
+            present = np.isfinite(best)
+            taken = present.sum(axis=1)
+            mean = np.where(present, best, 0.0).sum(axis=1) / np.maximum(taken, 1)
+            weight = self.score.description_weight
+            combined = np.where(taken > 0, weight * described + (1 - weight) * mean, described)
+        return combined
+
+
+def _distinct(documents: Sequence[tuple[str, Document]]) -> list[tuple[str, Document]]:
+    """Each (tool, document key) once, first occurrence kept (the store's corpus does the same)."""
+    kept: dict[tuple[str, str], tuple[str, Document]] = {}
+    for name, doc in documents:
+        kept.setdefault((name, doc.key), (name, doc))
+    return list(kept.values())
 
 
 class InMemoryRetriever:
@@ -138,15 +204,13 @@ class InMemoryRetriever:
 
     async def rank(self, catalog: Catalog, text: str, k: int | None = None) -> Ranking:
         """Score the catalog's candidates for ``text``; raises on failure."""
-        k = self.k if k is None else k
         if self.mode == "bm25":
             return Ranking(self._bm25_scores(catalog, text))
         dense = await self._dense_scores(catalog, text)
         if self.mode == "dense":
             return Ranking(dense)
         lexical = self._bm25_scores(catalog, text)
-        union = set(top_k(catalog, dense, k)) | set(top_k(catalog, lexical, k))
-        return Ranking(dense, chosen=tuple(union))
+        return Ranking(fuse(dense, lexical, profile_of(self.embedder).lexical_weight))
 
     async def find_tools(
         self,
@@ -196,7 +260,7 @@ class InMemoryRetriever:
         if not task.done():
             await asyncio.wait({task}, timeout=self.time_budget / 2)
             if not task.done():
-                key = catalog.corpus_hash(self.embedder.model_id, self.embedder.example_role)
+                key = corpus_hash(catalog, self.embedder)
                 raise NotIndexedError(
                     "the catalog is still being embedded",
                     model_id=self.embedder.model_id,
@@ -207,7 +271,7 @@ class InMemoryRetriever:
 
     def _dense_task(self, catalog: Catalog) -> asyncio.Task[DenseIndex]:
         embedder = self.embedder
-        key = catalog.corpus_hash(embedder.model_id, embedder.example_role)
+        key = corpus_hash(catalog, embedder)
         task = self._dense.get(key)
         if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
             task = self._dense[key] = asyncio.ensure_future(DenseIndex.build(catalog, embedder))

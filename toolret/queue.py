@@ -18,6 +18,7 @@ from toolret.embedders.base import Embedder
 from toolret.errors import ClientStateError, ConfigurationError, QueueError
 from toolret.extras import require
 from toolret.payload import to_payload
+from toolret.profile import corpus_hash as corpus_hash_of
 
 require("worker", "arq", "redis", purpose="asking the worker to reindex through Redis")
 
@@ -67,7 +68,7 @@ async def enqueue_reindex(
     ``queue_name`` defaults to the pool's default queue.
     """
     model_id = embedder.model_id
-    corpus_hash = catalog.corpus_hash(model_id, embedder.example_role)
+    corpus_hash = corpus_hash_of(catalog, embedder)
     job = await redis.enqueue_job(
         REINDEX_FUNCTION,
         to_payload(catalog),

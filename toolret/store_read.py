@@ -53,13 +53,15 @@ class StoreReads:
             return StoreRanking({}, (), published=True)
         async with self._connection("ranking query") as connection:
             if query.documents > self.exact_limit:
-                statement = hnsw_sql(query.model_id, dimension, limit, query.max_documents_per_tool)
+                statement = hnsw_sql(
+                    query.model_id, dimension, limit, query.max_documents_per_tool, query.score
+                )
                 skip = sorted(query.core | set(exclude))
                 rows = await connection.fetch(statement, values, query.corpus_hash, skip)
                 if rows:
                     return StoreRanking({r[0]: 1.0 - r[1] for r in rows}, (), published=True)
             rows = await connection.fetch(
-                exact_sql(query.model_id, dimension),
+                exact_sql(query.model_id, dimension, query.score),
                 values,
                 query.tools,
                 query.keys,

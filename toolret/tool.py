@@ -1,9 +1,12 @@
 """A tool, and the documents it is retrieved by.
 
-A tool's retrieval document is its name (made readable), description, keywords and category;
-the description carries most of the signal. Each example request is a document of its own.
-Every document is content-addressed: its key is the SHA-256 of its embedding role and text, so a
-vector is reused for as long as the text it was computed from is unchanged.
+A tool's description document is written from its fields by a template (``render``): which of
+name, description, keywords and category it holds, in which order, how they are joined. The
+best template depends on the embedding model, so each model's ``RetrievalProfile`` names its
+own (``toolret.profile``); ``DEFAULT_TEMPLATE`` is the one measured best for the bundled model.
+Each example request is a document of its own. Every document is content-addressed: its key is
+the SHA-256 of its embedding role and text, so a vector is reused for as long as the text it was
+computed from is unchanged, and a new template re-embeds the descriptions (and only them).
 """
 
 from __future__ import annotations
@@ -14,11 +17,32 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["Document", "Role", "Tool", "readable_identifier"]
+__all__ = [
+    "DEFAULT_TEMPLATE",
+    "LEGACY_TEMPLATE",
+    "TEMPLATE_FIELDS",
+    "Document",
+    "Role",
+    "Tool",
+    "check_template",
+    "readable_identifier",
+    "render",
+]
 
 Role = Literal["document", "query"]
 """How a text is embedded: as a document (E5 ``passage:``) or as a query (E5 ``query:``)."""
 
+DEFAULT_TEMPLATE = "{keywords}\n{description}"
+"""Keywords, then the description; no name. Measured best for the bundled model on the public
+dev benchmark and the roster's tuning half (``toolret eval --bench DIR --study template``): the
+name, as words or raw, cost Persian 7 points of recall@12 and English no gain."""
+LEGACY_TEMPLATE = "{name}\n{description}\n{keywords}\n{category}"
+"""The template toolret used before templates were measured; Gemini keeps it (unmeasured)."""
+TEMPLATE_FIELDS = ("name", "raw_name", "description", "keywords", "category")
+"""What a template can hold: ``{name}`` is the name as words (``create record``), ``{raw_name}``
+the identifier itself; ``{keywords}`` are joined by commas."""
+
+_FIELD = re.compile(r"\{(\w+)\}")
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[\W_]+")
 
@@ -31,6 +55,43 @@ def readable_identifier(name: str) -> str:
     """
     spaced = _CAMEL_BOUNDARY.sub(" ", name)
     return " ".join(part for part in _SEPARATORS.split(spaced) if part).lower()
+
+
+def check_template(template: str) -> str:
+    """Return ``template`` if it names only ``TEMPLATE_FIELDS`` and holds the description."""
+    unknown = sorted(set(_FIELD.findall(template)) - set(TEMPLATE_FIELDS))
+    if unknown:
+        raise ValueError(
+            f"document template field {{{unknown[0]}}} is unknown; use {TEMPLATE_FIELDS}"
+        )
+    if "{description}" not in template:
+        raise ValueError("a document template must hold {description}")
+    return template
+
+
+def render(template: str, tool: Tool) -> str:
+    """A tool's description document under ``template`` (e.g. ``"{name}: {description}"``).
+
+    Fields are replaced line by line; a line whose fields are all empty (a tool with no
+    keywords, say) is left out rather than written blank. A tool with no words under the
+    template (a third-party tool with an empty description and no keywords) is written as its
+    name in words, so it is still retrieved by what it is called.
+    """
+    values = {
+        "name": readable_identifier(tool.name),
+        "raw_name": tool.name,
+        "description": tool.description.strip(),
+        "keywords": ", ".join(tool.keywords),
+        "category": tool.category,
+    }
+    lines = []
+    for line in template.split("\n"):
+        fields = _FIELD.findall(line)
+        if fields and not any(values[name] for name in fields):
+            continue
+        lines.append(_FIELD.sub(lambda match: values[match.group(1)], line))
+    text = "\n".join(lines)
+    return text if text.strip() else values["name"]
 
 
 @dataclass(frozen=True)
@@ -72,16 +133,13 @@ class Tool:
 
     @property
     def retrieval_text(self) -> str:
-        """Name (readable) + description + keywords + category, one per line."""
-        parts = [readable_identifier(self.name), self.description.strip()]
-        if self.keywords:
-            parts.append(", ".join(self.keywords))
-        if self.category:
-            parts.append(self.category)
-        return "\n".join(parts)
+        """The description document under ``DEFAULT_TEMPLATE``: keywords, then description."""
+        return render(DEFAULT_TEMPLATE, self)
 
-    def documents(self, example_role: Role = "document") -> tuple[Document, ...]:
-        """The description document, then one document per example request."""
-        description = Document(self.retrieval_text, "document", "description")
+    def documents(
+        self, example_role: Role = "query", template: str = DEFAULT_TEMPLATE
+    ) -> tuple[Document, ...]:
+        """The description document (written by ``template``), then one per example request."""
+        description = Document(render(template, self), "document", "description")
         examples = (Document(text.strip(), example_role, "example") for text in self.examples)
         return (description, *examples)

@@ -15,6 +15,7 @@ from cachetools import LRUCache
 from toolret.embedders.base import Embedder, Vector, Vectors
 from toolret.embedders.guard import GuardedEmbedder, guarded, warm_up
 from toolret.embedders.window import window_of
+from toolret.profile import RetrievalProfile, profile_of
 from toolret.tool import Role
 
 __all__ = ["CachingEmbedder", "with_query_cache"]
@@ -28,6 +29,7 @@ class CachingEmbedder:
         self.model_id: str = inner.model_id
         self.dimension: int = inner.dimension
         self.example_role: Role = inner.example_role
+        self.profile: RetrievalProfile = profile_of(inner)
         self._cache: LRUCache[tuple[str, str], Vector] = LRUCache(maxsize=maxsize)
         self.hits = 0
         self.misses = 0

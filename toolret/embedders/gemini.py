@@ -21,6 +21,7 @@ from toolret.embedders.base import Vector, Vectors, l2_normalize
 from toolret.embedders.window import InputWindow
 from toolret.errors import EmbedderError, EmbedderUnavailableError
 from toolret.extras import require
+from toolret.profile import LEGACY_PROFILE, RetrievalProfile
 from toolret.tool import Role
 
 if TYPE_CHECKING:
@@ -38,10 +39,12 @@ class GeminiEmbedder:
 
     ``timeout`` bounds each HTTP attempt (seconds); a call makes at most ``max_retries + 1``
     attempts per batch of ``batch_size`` texts, waiting about ``backoff``, 2×, 4×… between them.
-    Examples are embedded as documents: nobody has measured the alternative against Gemini yet.
+    Examples are embedded as documents, and documents written and scored as toolret always
+    did (``LEGACY_PROFILE``): nobody has measured the alternatives against Gemini yet.
     """
 
     example_role: Role = "document"
+    profile: RetrievalProfile = LEGACY_PROFILE
     input_window = InputWindow(tokens=2048)
     """gemini-embedding-001 reads at most 2,048 tokens; cut here in characters."""
 

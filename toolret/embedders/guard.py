@@ -23,6 +23,7 @@ import numpy as np
 from toolret.embedders.base import Embedder, Vector, Vectors
 from toolret.embedders.window import InputWindow, window_of
 from toolret.errors import EmbedderError, ToolretError
+from toolret.profile import RetrievalProfile, profile_of
 from toolret.tool import Role
 
 __all__ = ["WARM_UP_TIMEOUT", "GuardedEmbedder", "guarded", "warm_up", "warm_up_quietly"]
@@ -41,6 +42,7 @@ class GuardedEmbedder:
         self.model_id: str = inner.model_id
         self.dimension: int = inner.dimension
         self.example_role: Role = inner.example_role
+        self.profile: RetrievalProfile = profile_of(inner)
 
     @property
     def input_window(self) -> InputWindow:

@@ -16,6 +16,7 @@ from toolret.feedback import TurnFeedback
 from toolret.feedback_store import FeedbackStore
 from toolret.learning import LearningPolicy
 from toolret.metrics import record_promoted
+from toolret.profile import DEFAULT_PROFILE, profile_of
 
 __all__ = ["record_feedback"]
 
@@ -37,7 +38,13 @@ async def record_feedback(ctx: dict[str, Any], payload: dict[str, Any]) -> dict[
     }
     if feedback.learn and feedback.misses:
         policy: LearningPolicy = ctx.get("learning_policy") or LearningPolicy()
-        report = await store.promote(feedback.model_id, feedback.corpus_hash, policy)
+        embedder = ctx.get("embedder")
+        score = (
+            profile_of(embedder).score
+            if embedder is not None and embedder.model_id == feedback.model_id
+            else DEFAULT_PROFILE.score
+        )
+        report = await store.promote(feedback.model_id, feedback.corpus_hash, policy, score)
         record_promoted(report.promoted)
         result["promotion"] = report.decisions
         if report.promoted:

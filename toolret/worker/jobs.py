@@ -25,6 +25,7 @@ from toolret.errors import (
 )
 from toolret.indexing import index_catalog
 from toolret.payload import from_payload
+from toolret.profile import corpus_hash as corpus_hash_of
 
 __all__ = ["MAX_TRIES", "reindex", "retry_delay"]
 
@@ -64,7 +65,7 @@ async def reindex(
             f"{embedder.model_id!r}; give the worker the application's embedding settings"
         )
     catalog = from_payload(payload)
-    actual = catalog.corpus_hash(model_id, embedder.example_role)
+    actual = corpus_hash_of(catalog, embedder)
     if actual != corpus_hash:
         raise CatalogSourceError(
             f"reindex payload hashes to {actual[:12]}…, not {corpus_hash[:12]}…: the worker and "

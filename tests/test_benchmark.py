@@ -1,0 +1,134 @@
+"""``toolret eval --bench DIR``: a benchmark folder measured with both retrievers, and studies.
+
+The folder is written here, tiny and synthetic (the public sets stay where they are, outside
+the repository): the CRM tools, English and Turkish messages, examples for some tools.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evals.bench_data import BenchmarkError, load_benchmark, roster_set
+from evals.benchmark import run_bench
+from evals.cases import HELD, TUNE
+from evals.studies import StudyResult
+from tests.embedders import CountingEmbedder
+from tests.tools import CRM_TOOLS
+
+CASES = [
+    ("en", "remove the duplicate contact for Acme", ["delete_record"]),
+    ("en", "remind me to call the buyer on Friday", ["create_task"]),
+    ("en", "send the quote to the client by email", ["send_email"]),
+    ("en", "download all companies as a spreadsheet", ["export_records"]),
+    ("tr", "Acme için yinelenen kişiyi sil", ["delete_record"]),
+    ("tr", "Cuma günü alıcıyı aramamı hatırlat", ["create_task"]),
+    ("tr", "Teklifi müşteriye e-postayla gönder", ["send_email", "create_record"]),
+]
+EXAMPLES = {
+    "delete_record": {"en": ["delete this contact"], "tr": ["bu kaydı sil"]},
+    "create_task": {"en": ["add a to-do for tomorrow"], "tr": ["yarın için bir görev ekle"]},
+    "send_email": {"en": ["email the client"], "tr": ["müşteriye e-posta at"]},
+}
+
+
+def write_folder(root: Path) -> Path:
+    root.mkdir()
+    tools = [{"name": t.name, "description": t.description} for t in CRM_TOOLS]
+    (root / "tools.jsonl").write_text("\n".join(json.dumps(t) for t in tools), encoding="utf-8")
+    cases = [{"query": q, "expected": e, "lang": lang} for lang, q, e in CASES]
+    (root / "cases.jsonl").write_text("\n".join(json.dumps(c) for c in cases), encoding="utf-8")
+    (root / "examples.json").write_text(json.dumps(EXAMPLES), encoding="utf-8")
+    return root
+
+
+def test_a_benchmark_folder_loads_as_tools_cases_and_examples(tmp_path: Path) -> None:
+    bench = load_benchmark(write_folder(tmp_path / "tiny"))
+    assert bench.name == "tiny"
+    assert bench.tuning
+    assert bench.languages == ("en", "tr")
+    assert len(bench.cases_in("tr")) == 3
+    with_examples = bench.catalog(examples=True)
+    assert with_examples["delete_record"].examples == ("delete this contact", "bu kaydı sil")
+    assert bench.catalog(examples=False)["delete_record"].examples == ()
+
+
+def test_a_broken_folder_says_what_is_wrong(tmp_path: Path) -> None:
+    with pytest.raises(BenchmarkError, match=r"tools\.jsonl and cases\.jsonl"):
+        load_benchmark(tmp_path)
+    root = write_folder(tmp_path / "broken")
+    with (root / "cases.jsonl").open("a", encoding="utf-8") as cases:
+        cases.write('\n{"query": "x", "expected": ["no_such_tool"], "lang": "en"}')
+    with pytest.raises(BenchmarkError, match=r"cases\.jsonl:8: .*no_such_tool"):
+        load_benchmark(root)
+
+
+def test_the_roster_halves_are_sets_and_only_the_tuning_half_may_be_tuned_on() -> None:
+    tuning, held = roster_set(TUNE), roster_set(HELD)
+    assert tuning.tuning
+    assert not held.tuning
+    assert {case.query for case in tuning.cases}.isdisjoint(case.query for case in held.cases)
+    assert tuning.catalog(examples=True).core
+
+
+def test_bench_measures_both_retrievers_and_writes_the_report(
+    tmp_path: Path, database_url: str
+) -> None:
+    result = run_bench(
+        [write_folder(tmp_path / "tiny")],
+        tmp_path / "out",
+        embedders=[CountingEmbedder()],
+        database_url=database_url,
+        roster=False,
+        studies=("score", "hybrid"),
+        k=3,
+        log=False,
+    )
+    configurations = {(r.retriever, r.language, r.mode, r.examples) for r in result.rows}
+    assert configurations == {
+        *(
+            ("memory", language, mode, flag)
+            for language in ("en", "tr")
+            for mode in ("dense", "bm25", "hybrid")
+            for flag in (True, False)
+        ),
+        *(
+            ("client", language, "dense", flag)
+            for language in ("en", "tr")
+            for flag in (True, False)
+        ),
+    }
+    assert all(row.bound == 3 and row.roster == len(CRM_TOOLS) for row in result.rows)
+    for row in result.rows:
+        curve = row.metrics.curve
+        assert list(curve) == sorted(curve)
+        assert curve[-1] == 1.0
+        assert 0 < row.metrics.mrr <= 1
+    # The client selects exactly what the in-memory retriever selects, and scores the same.
+    assert [a.examples for a in result.agreements] == [True, False]
+    assert all(a.all_same and a.largest_score_gap < 1e-4 for a in result.agreements)
+    memory = {(r.language, r.examples): r for r in result.rows if r.retriever == "memory"}
+    for row in (r for r in result.rows if r.retriever == "client"):
+        assert row.metrics == memory[(row.language, row.examples)].metrics
+    # Turkish messages share no informative word with the English descriptions.
+    assert any(
+        r.mode == "bm25" and r.language == "tr" and not r.examples and r.metrics.no_signal > 0
+        for r in result.rows
+    )
+
+    studies = [study for study in result.studies if isinstance(study, StudyResult)]
+    assert [study.study for study in studies] == ["score", "hybrid"]
+    score = studies[0]
+    assert score.current in score.choices
+    assert score.winner in score.choices
+    assert {row.bench for row in score.rows} == {"tiny"}
+
+    report = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+    assert "### tiny (tuning)" in report
+    assert "| client | en | dense | yes |" in report
+    assert "### score" in report
+    assert "(in use)" in report
+    assert "(best)" in report
+    assert list((tmp_path / "out").glob("bench_tiny_*.png"))

@@ -1,0 +1,123 @@
+"""How one embedding model's tools are written and scored: its ``RetrievalProfile``.
+
+Three choices move recall by several points with a small model, and the best value of each
+depends on the model, so each is chosen by measurement, per model, on data the roster's reported
+figures do not come from (``toolret eval --bench DIR --study template|role|score|hybrid``):
+
+- the **document template**: which fields a tool's description document holds, in which order
+  (``toolret.tool.render``);
+- the **example role**: whether example requests are embedded as queries or as documents (the
+  embedder's ``example_role``, which the rest of toolret already reads);
+- the **tool score**: how a tool's description and example vectors combine into its score
+  (``ToolScore``), computed identically by the in-memory retriever and in SQL;
+- and, for hybrid ranking, the **lexical weight** that adds BM25 to that score.
+
+An embedder declares its profile as a ``profile`` attribute; one that does not gets
+``DEFAULT_PROFILE`` (what was measured best for the bundled model, the only one measured here).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from toolret.tool import DEFAULT_TEMPLATE, LEGACY_TEMPLATE, Document, check_template
+
+if TYPE_CHECKING:
+    from toolret.catalog import Catalog
+    from toolret.embedders.base import Embedder
+
+__all__ = [
+    "DEFAULT_PROFILE",
+    "LEGACY_PROFILE",
+    "MAX_SCORE",
+    "RetrievalProfile",
+    "ToolScore",
+    "corpus_documents",
+    "corpus_hash",
+    "profile_of",
+]
+
+
+@dataclass(frozen=True)
+class ToolScore:
+    """How a tool's cosine similarities to a query combine into the tool's score.
+
+    - ``max``: the best of its description and examples (one strong example decides);
+    - ``blend``: ``description_weight`` x the description's similarity plus the rest x the mean
+      of its ``examples`` best examples; a tool without examples scores its description. The
+      description and the examples must agree, so one example that happens to share a word
+      with the message cannot carry the tool to the top.
+    """
+
+    kind: Literal["max", "blend"] = "blend"
+    description_weight: float = 0.5
+    examples: int = 2
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("max", "blend"):
+            raise ValueError(f"unknown tool score {self.kind!r}; use 'max' or 'blend'")
+        if not 0.0 <= self.description_weight <= 1.0:
+            raise ValueError("description_weight must be between 0 and 1")
+        if self.examples < 1:
+            raise ValueError("a blended score averages at least one example")
+
+    def __str__(self) -> str:
+        if self.kind == "max":
+            return "max"
+        weight = self.description_weight
+        return f"{weight:g}·description + {1 - weight:g}·mean(best {self.examples} examples)"
+
+
+MAX_SCORE = ToolScore("max")
+"""Each tool scores its best vector, description or example: toolret's score before it was
+measured, and Gemini's still."""
+
+
+@dataclass(frozen=True)
+class RetrievalProfile:
+    """The document template, tool score and lexical weight one embedding model ranks with.
+
+    ``lexical_weight`` is what hybrid ranking adds to a tool's dense score when the message
+    shares informative words with it: ``lexical_weight`` x its BM25 score over the best BM25
+    score (``toolret.lexical.fuse``). It is in the model's cosine units, so it is per model.
+    """
+
+    template: str = DEFAULT_TEMPLATE
+    score: ToolScore = field(default_factory=ToolScore)
+    lexical_weight: float = 0.03
+
+    def __post_init__(self) -> None:
+        check_template(self.template)
+        if self.lexical_weight < 0:
+            raise ValueError("lexical_weight must not be negative")
+
+
+DEFAULT_PROFILE = RetrievalProfile()
+"""Measured best for the bundled model (with examples embedded as queries): keywords then
+description, no name; 0.5·description + 0.5·mean of the two best examples; BM25 weight 0.03.
+On the public dev benchmark (MASSIVE, en/fa) and the roster's tuning half, with examples, it
+raised mean MRR from 0.624 (the legacy template, max score, examples as documents) to 0.751;
+descriptions alone, from 0.537 to 0.587."""
+
+LEGACY_PROFILE = RetrievalProfile(template=LEGACY_TEMPLATE, score=MAX_SCORE)
+"""toolret's choices before they were measured: name, description, keywords and category, one
+per line; max over vectors. Gemini keeps them: it cannot be measured without a key, and a new
+template would re-embed (and bill) every description."""
+
+
+def profile_of(embedder: object) -> RetrievalProfile:
+    """The ``profile`` an embedder declares, or ``DEFAULT_PROFILE``."""
+    declared = getattr(embedder, "profile", None)
+    return declared if isinstance(declared, RetrievalProfile) else DEFAULT_PROFILE
+
+
+def corpus_documents(catalog: Catalog, embedder: Embedder) -> list[tuple[str, Document]]:
+    """The (tool name, document) pairs ``embedder`` embeds for ``catalog``, in catalog order."""
+    return catalog.documents(embedder.example_role, profile_of(embedder).template)
+
+
+def corpus_hash(catalog: Catalog, embedder: Embedder) -> str:
+    """The hash of ``catalog``'s corpus for ``embedder``: its model, role and template."""
+    template = profile_of(embedder).template
+    return catalog.corpus_hash(embedder.model_id, embedder.example_role, template)
