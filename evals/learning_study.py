@@ -2,10 +2,12 @@
 
 The replay in ``evals.learning`` runs the real path (client, worker job, Postgres) and so can
 only measure the settings the statements are built with. This study replays the same traffic
-in memory, scoring exactly as the ranking statements do (a tool's score is its best vector's
-cosine similarity; a learned vector counts only within the cut-off) and deciding promotions
-with the worker's own ``toolret.learning.VectorSpace``. At the shipped settings it reproduces
-the database replay's learned-vector counts and recall (the report's "check" line). It:
+in memory, scoring as the ranking statements do, under the embedder's profile (its document
+template and tool score: the blend for the bundled model; a learned vector counts as one of its
+tool's examples, only within the cut-off), through the worker's own
+``toolret.learning.VectorSpace``, which also decides promotions. At the shipped settings it
+should reproduce the database replay's learned-vector counts and recall (the report's "check"
+line). It:
 
 - sweeps the learned-vector cut-off (``LEARNED_MIN_SIMILARITY``) on tuning data only: the
   roster's TUNE half with ``evals.traffic`` as traffic, and massive-dev's valid cases with its
@@ -36,6 +38,7 @@ from toolret.catalog import Catalog
 from toolret.embedders.base import embed_role
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.learning import LEARNED_MIN_SIMILARITY, LearningPolicy, VectorSpace
+from toolret.profile import ToolScore, corpus_documents, profile_of
 
 __all__ = ["Replay", "main"]
 
@@ -52,20 +55,33 @@ class Replay:
     owners: np.ndarray
     matrix: np.ndarray
     documents: list[tuple[str, np.ndarray]]
+    kinds: list[str]
+    """Each of ``documents``' kind: ``description`` or ``example``."""
+    score: ToolScore
     queries: dict[str, np.ndarray]
     learned: list[tuple[str, np.ndarray, str]] = field(default_factory=list)
     """(tool, vector, the traffic request it came from)."""
+    _spaces: dict[tuple[int, float], VectorSpace] = field(default_factory=dict)
+
+    def space(self, cutoff: float) -> VectorSpace:
+        """The worker's view of these vectors with what was learned so far."""
+        key = (len(self.learned), cutoff)
+        if key not in self._spaces:
+            self._spaces.clear()
+            self._spaces[key] = VectorSpace(
+                self.documents,
+                [(tool, vector) for tool, vector, _ in self.learned],
+                learned_min_similarity=cutoff,
+                kinds=self.kinds,
+                score=self.score,
+            )
+        return self._spaces[key]
 
     def scores(self, query: np.ndarray, cutoff: float) -> np.ndarray:
         """Each candidate tool's score, as the ranking statements compute it."""
-        best = np.full(len(self.tools), -np.inf)
-        np.maximum.at(best, self.owners, self.matrix @ query)
-        for tool, vector, _ in self.learned:
-            similarity = float(vector @ query)
-            if similarity >= cutoff:
-                index = self.tools.index(tool)
-                best[index] = max(best[index], similarity)
-        return best
+        space = self.space(cutoff)
+        best = space.best_scores(query)
+        return np.array([best[space.tools.index(tool)] for tool in self.tools])
 
     def order(self, prompt: str, cutoff: float) -> list[str]:
         best = self.scores(self.queries[prompt], cutoff)
@@ -77,7 +93,9 @@ class Replay:
     def replay(self, traffic: Sequence[Case], k: int, cutoff: float, policy: LearningPolicy) -> int:
         """Select at ``k`` for each request; a needed tool outside it is a miss the worker
         decides on. Returns the number of misses."""
-        space = VectorSpace(self.documents, learned_min_similarity=cutoff)
+        space = VectorSpace(
+            self.documents, learned_min_similarity=cutoff, kinds=self.kinds, score=self.score
+        )
         core = [tool.name for tool in self.catalog.core]
         misses = 0
         for _, prompt, needed in traffic:
@@ -120,12 +138,13 @@ class Replay:
 
 async def build(catalog: Catalog, prompts: Sequence[str], embedder: MemoEmbedder) -> Replay:
     """Embed the catalog's documents (as indexing does) and every request (as a query)."""
-    documents: list[tuple[str, np.ndarray]] = []
-    for tool in catalog.tools:
-        for document in tool.documents(embedder.example_role):
-            (vector,) = await embed_role(embedder, [document.text], document.role)
-            documents.append((tool.name, _unit(vector)))
     candidates = [tool.name for tool in catalog.candidates]
+    documents: list[tuple[str, np.ndarray]] = []
+    kinds: list[str] = []
+    for name, document in corpus_documents(catalog, embedder):
+        (vector,) = await embed_role(embedder, [document.text], document.role)
+        documents.append((name, _unit(vector)))
+        kinds.append(document.kind)
     rows = [(name, vector) for name, vector in documents if name in candidates]
     unique = list(dict.fromkeys(prompts))
     vectors = await embedder.embed_queries(unique)
@@ -135,6 +154,8 @@ async def build(catalog: Catalog, prompts: Sequence[str], embedder: MemoEmbedder
         np.array([candidates.index(name) for name, _ in rows]),
         np.stack([vector for _, vector in rows]),
         documents,
+        kinds,
+        profile_of(embedder).score,
         {prompt: _unit(vector) for prompt, vector in zip(unique, vectors, strict=True)},
     )
 
