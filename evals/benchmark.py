@@ -30,7 +30,7 @@ from pathlib import Path
 from evals.bench_data import BenchCase, BenchSet, load_benchmark, roster_set
 from evals.cases import HELD, TUNE
 from evals.memo import MemoEmbedder
-from evals.runner import configured_embedders
+from evals.runner import resolve_embedders, split_list
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, embed_role
 from toolret.memory import InMemoryRetriever
@@ -348,7 +348,7 @@ def run_bench(
     sets = [load_benchmark(folder) for folder in folders]
     if roster:
         sets += [roster_set(TUNE), roster_set(HELD)]
-    chosen = _resolve(embedders)
+    chosen = resolve_embedders(embedders)
     url = None
     if "client" in retrievers:
         from toolret.embedded_pg import resolve_database_url
@@ -393,21 +393,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-roster", action="store_true", help="leave out the roster's halves")
     parser.add_argument("--no-plots", action="store_true", help="write the tables only")
     args = parser.parse_args(argv)
-    modes = _split(args.modes)
+    modes = split_list(args.modes)
     unknown = [mode for mode in modes if mode not in MODES]
     if unknown:
         parser.error(f"unknown mode {unknown[0]!r}; use {', '.join(MODES)}")
-    studies = list(STUDIES) if args.study == "all" else _split(args.study)
+    studies = list(STUDIES) if args.study == "all" else split_list(args.study)
     if [study for study in studies if study not in STUDIES]:
         parser.error(f"unknown study in {args.study!r}; use {', '.join(STUDIES)} or all")
-    retrievers = _split(args.retrievers)
+    retrievers = split_list(args.retrievers)
     if not set(retrievers) <= {"memory", "client"} or "memory" not in retrievers:
         parser.error("--retrievers takes memory, or memory,client")
     started = time.perf_counter()
     result = run_bench(
         args.folders,
         args.out,
-        embedders=_split(args.embedders) if args.embedders else None,
+        embedders=split_list(args.embedders) if args.embedders else None,
         modes=modes,  # type: ignore[arg-type]
         retrievers=retrievers,
         roster=not args.no_roster,
@@ -420,18 +420,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(console_bench_report(result))
     print(f"\nreport: {args.out / 'report.md'}  ({time.perf_counter() - started:.1f}s)")
     return 0 if all(agreement.all_same for agreement in result.agreements) else 1
-
-
-def _resolve(embedders: Sequence[str] | Sequence[Embedder] | None) -> list[Embedder]:
-    if not embedders:
-        return configured_embedders()
-    names = [e for e in embedders if isinstance(e, str)]
-    objects = [e for e in embedders if not isinstance(e, str)]
-    return (configured_embedders(names) if names else []) + objects
-
-
-def _split(value: str) -> list[str]:
-    return [part.strip() for part in value.split(",") if part.strip()]
 
 
 def _say(log: bool, message: str) -> None:

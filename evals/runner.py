@@ -59,7 +59,9 @@ __all__ = [
     "ScoreSplit",
     "evaluate",
     "main",
+    "resolve_embedders",
     "run",
+    "split_list",
 ]
 
 MODES: tuple[RetrievalMode, ...] = ("dense", "bm25", "hybrid")
@@ -400,7 +402,7 @@ def run(
     ``embedders`` takes names (``bundled``, ``gemini``) or ``Embedder`` objects; by default the
     bundled model, plus Gemini when ``GEMINI_API_KEY`` is set.
     """
-    chosen = _resolve(embedders)
+    chosen = resolve_embedders(embedders)
 
     async def go() -> EvalResult:
         try:
@@ -448,7 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also run the long-message study (evals.truncation; slow) into OUT/truncation.md",
     )
     args = parser.parse_args(argv)
-    modes = tuple(_split(args.modes))
+    modes = tuple(split_list(args.modes))
     unknown = [mode for mode in modes if mode not in MODES]
     if unknown:
         parser.error(f"unknown mode {unknown[0]!r}; use {', '.join(MODES)}")
@@ -456,8 +458,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = run(
         args.out,
         modes=modes,  # type: ignore[arg-type]
-        languages=tuple(_split(args.languages)),
-        embedders=tuple(_split(args.embedders)) if args.embedders else None,
+        languages=tuple(split_list(args.languages)),
+        embedders=tuple(split_list(args.embedders)) if args.embedders else None,
         examples=(True,) if args.no_examples_baseline else (True, False),
         k=args.k,
         role_study=not args.no_role_study,
@@ -474,7 +476,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if result.gate_passed is False else 0
 
 
-def _resolve(embedders: Sequence[str] | Sequence[Embedder] | None) -> list[Embedder]:
+def resolve_embedders(embedders: Sequence[str] | Sequence[Embedder] | None) -> list[Embedder]:
+    """The embedders named (or given), or every configured one."""
     if not embedders:
         return configured_embedders()
     names = [e for e in embedders if isinstance(e, str)]
@@ -482,7 +485,8 @@ def _resolve(embedders: Sequence[str] | Sequence[Embedder] | None) -> list[Embed
     return (configured_embedders(names) if names else []) + objects
 
 
-def _split(value: str) -> list[str]:
+def split_list(value: str) -> list[str]:
+    """A comma-separated option's items."""
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
