@@ -153,16 +153,9 @@ class VectorSpace:
             cosines = np.concatenate([cosines, near[kept]])
             owners = np.concatenate([owners, np.array(self._learned_owners)[kept]])
             examples = np.concatenate([examples, np.ones(int(kept.sum()), dtype=bool)])
-        best = np.full(len(self.tools), -np.inf, dtype=np.float64)
-        if self.score.kind == "max":
-            np.maximum.at(best, owners, cosines)
-            return best
-        np.maximum.at(best, owners[~examples], cosines[~examples])
-        weight, count = self.score.description_weight, self.score.examples
-        for tool in np.unique(owners[examples]):
-            own = np.sort(cosines[examples & (owners == tool)])[::-1][:count]
-            best[tool] = weight * best[tool] + (1 - weight) * float(np.mean(own))
-        return best
+        described = np.full(len(self.tools), -np.inf, dtype=np.float64)
+        np.maximum.at(described, owners[~examples], cosines[~examples])
+        return self.score.combine(described, cosines[examples], owners[examples])
 
     def decide(
         self, tool: str, query: Vector, *, k: int, core: Sequence[str], policy: LearningPolicy

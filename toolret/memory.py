@@ -49,8 +49,7 @@ class DenseIndex:
     """Every document vector of one catalog, which tool each belongs to, and how they combine.
 
     ``descriptions`` holds one vector per tool (catalog order); ``examples`` every example
-    vector, ``owners`` the tool of each. ``slots`` lays each tool's examples out in a row
-    (``-1`` pads) so a blended score takes each tool's best few at once. A document repeated
+    vector, ``owners`` the tool of each. A document repeated
     within one tool counts once, as in the store, whose corpus holds each (tool, key) once.
     """
 
@@ -58,7 +57,6 @@ class DenseIndex:
     descriptions: Vectors
     examples: Vectors
     owners: NDArray[np.intp]
-    slots: NDArray[np.intp]
     score: ToolScore
 
     @classmethod
@@ -94,13 +92,7 @@ class DenseIndex:
         )
         position = {name: i for i, name in enumerate(names)}
         owners = np.array([position[name] for name, _ in examples], dtype=np.intp)
-        counts = np.bincount(owners, minlength=len(names)) if len(owners) else np.zeros(len(names))
-        slots = np.full((len(names), int(counts.max(initial=0))), -1, dtype=np.intp)
-        filled = np.zeros(len(names), dtype=np.intp)
-        for row, owner in enumerate(owners):
-            slots[owner, filled[owner]] = row
-            filled[owner] += 1
-        return cls(tuple(names), described, exemplified, owners, slots, score)
+        return cls(tuple(names), described, exemplified, owners, score)
 
     def scores(self, query: Vector) -> dict[str, float]:
         """Each tool's score for a query vector under ``score``."""
@@ -110,21 +102,8 @@ class DenseIndex:
     def score_array(self, query: Vector) -> NDArray[np.float64]:
         """The tools' scores for a query vector, in ``names`` order."""
         described = (self.descriptions @ query).astype(np.float64)
-        if not len(self.owners):
-            combined = described
-        elif self.score.kind == "max":
-            combined = described.copy()
-            np.maximum.at(combined, self.owners, (self.examples @ query).astype(np.float64))
-        else:
-            per_example = (self.examples @ query).astype(np.float64)
-            laid_out = np.where(self.slots >= 0, per_example[self.slots], -np.inf)
-            best = -np.sort(-laid_out, axis=1)[:, : self.score.examples]
-            present = np.isfinite(best)
-            taken = present.sum(axis=1)
-            mean = np.where(present, best, 0.0).sum(axis=1) / np.maximum(taken, 1)
-            weight = self.score.description_weight
-            combined = np.where(taken > 0, weight * described + (1 - weight) * mean, described)
-        return combined
+        per_example = (self.examples @ query).astype(np.float64)
+        return self.score.combine(described, per_example, self.owners)
 
 
 def _distinct(documents: Sequence[tuple[str, Document]]) -> list[tuple[str, Document]]:

@@ -21,6 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+import numpy as np
+from numpy.typing import NDArray
+
 from toolret.tool import DEFAULT_TEMPLATE, LEGACY_TEMPLATE, Document, check_template
 
 if TYPE_CHECKING:
@@ -61,6 +64,30 @@ class ToolScore:
             raise ValueError("description_weight must be between 0 and 1")
         if self.examples < 1:
             raise ValueError("a blended score averages at least one example")
+
+    def combine(
+        self, described: NDArray[np.float64], cosines: NDArray[np.float64], owners: NDArray[np.intp]
+    ) -> NDArray[np.float64]:
+        """Each tool's score from its description's cosine (``described``, one per tool) and its
+        examples' (``cosines``, the tool of each in ``owners``): the one place outside SQL where
+        the score is computed, for the in-memory retriever and the worker's promotions alike."""
+        combined = np.array(described, dtype=np.float64)
+        if not len(owners):
+            return combined
+        if self.kind == "max":
+            np.maximum.at(combined, owners, cosines)
+            return combined
+        order = np.lexsort((-cosines, owners))  # by tool, then its best examples first
+        grouped = owners[order]
+        rank = np.arange(len(order)) - np.searchsorted(grouped, grouped, side="left")
+        taken = order[rank < self.examples]
+        sums = np.zeros(len(combined))
+        np.add.at(sums, owners[taken], cosines[taken])
+        counts = np.bincount(owners[taken], minlength=len(combined))
+        has = counts > 0
+        weight = self.description_weight
+        combined[has] = weight * combined[has] + (1 - weight) * sums[has] / counts[has]
+        return combined
 
     def __str__(self) -> str:
         if self.kind == "max":
