@@ -19,6 +19,7 @@ Idempotent: a second run embeds nothing and publishes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -85,25 +86,7 @@ async def index_catalog(
             )
         missing = await store.missing(model_id, owners.keys())
         todo = [owners[key] for key in owners if key in missing]
-        if progress is not None:
-            progress(0, len(todo))
-        done = 0
-        for start in range(0, len(todo), batch_size):
-            batch = todo[start : start + batch_size]
-            rows: list[VectorRow] = []
-            for role in ("document", "query"):
-                group = [(name, doc) for name, doc in batch if doc.role == role]
-                if not group:
-                    continue
-                embedded = await embed_role(embedder, [doc.text for _, doc in group], role)
-                rows += [
-                    VectorRow(doc.key, name, doc.role, doc.kind, doc.text, vector)
-                    for (name, doc), vector in zip(group, embedded, strict=True)
-                ]
-            await store.write(model_id, rows)
-            done += len(batch)
-            if progress is not None:
-                progress(done, len(todo))
+        await _embed_and_write(store, embedder, model_id, todo, batch_size, progress)
         published = await store.publish(model_id, corpus_hash, membership)
     await store.ensure_index(model_id, embedder.dimension)
     return IndexReport(
@@ -115,6 +98,61 @@ async def index_catalog(
         published,
         _since(started),
     )
+
+
+async def _embed_and_write(
+    store: VectorStore,
+    embedder: Embedder,
+    model_id: str,
+    todo: list[tuple[str, Document]],
+    batch_size: int,
+    progress: Progress | None,
+) -> None:
+    """Embed ``todo`` in batches, writing each batch while the model embeds the next.
+
+    The model runs on its own thread and the write is I/O, so the writes cost the run almost
+    nothing (``python -m evals.bench_reindex``). A failure stops the run after the batch being
+    written has landed (a cancellation abandons it): the rerun starts from there.
+    """
+    if progress is not None:
+        progress(0, len(todo))
+    writing: asyncio.Task[int] | None = None
+    try:
+        for start in range(0, len(todo), batch_size):
+            batch = todo[start : start + batch_size]
+            rows = await _embed_batch(embedder, batch)
+            if writing is not None:
+                await writing
+                if progress is not None:
+                    progress(start, len(todo))
+            writing = asyncio.create_task(store.write(model_id, rows))
+        if writing is not None:
+            await writing
+            if progress is not None:
+                progress(len(todo), len(todo))
+    except BaseException as error:
+        if writing is not None and not writing.done():
+            if isinstance(error, asyncio.CancelledError):
+                writing.cancel()
+            await asyncio.wait({writing})
+            if not writing.cancelled():
+                writing.exception()  # retrieved: the run reports the first failure
+        raise
+
+
+async def _embed_batch(embedder: Embedder, batch: list[tuple[str, Document]]) -> list[VectorRow]:
+    """One batch's vectors, each role embedded as that role."""
+    rows: list[VectorRow] = []
+    for role in ("document", "query"):
+        group = [(name, doc) for name, doc in batch if doc.role == role]
+        if not group:
+            continue
+        embedded = await embed_role(embedder, [doc.text for _, doc in group], role)
+        rows += [
+            VectorRow(doc.key, name, doc.role, doc.kind, doc.text, vector)
+            for (name, doc), vector in zip(group, embedded, strict=True)
+        ]
+    return rows
 
 
 def _since(started: float) -> float:
