@@ -10,7 +10,8 @@ Used inline (``ToolRetrievalClient.index``, ``toolret reindex``) and by the work
    crash keeps what was written and the rerun picks up there. Each text is cut to the model's
    input window, and any failure or vector of the wrong shape is an ``EmbedderError``
    (``toolret.embedders.guard``);
-4. publishes the corpus in one transaction: readers see all of it or none of it;
+4. publishes the corpus in one transaction: readers see all of it or none of it — with a
+   blended score, its tools' summary vectors too (``toolret.store.summaries``);
 5. makes sure the model's HNSW index exists — after the first publication, so a model's first
    corpus is indexed in one bulk build rather than one graph insert per row.
 
@@ -79,7 +80,10 @@ async def index_catalog(
         owners.setdefault(doc.key, (name, doc))
 
     async with store.lock(model_id, corpus_hash):
+        score = profile_of(embedder).score
         if await store.register(model_id, corpus_hash, membership):
+            # published by a toolret from before summary vectors, or under another score
+            await store.summarize(model_id, corpus_hash, score)
             await store.ensure_index(model_id, embedder.dimension)
             return IndexReport(
                 model_id, corpus_hash, len(owners), 0, len(owners), False, _since(started)
@@ -87,7 +91,7 @@ async def index_catalog(
         missing = await store.missing(model_id, owners.keys())
         todo = [owners[key] for key in owners if key in missing]
         await _embed_and_write(store, embedder, model_id, todo, batch_size, progress)
-        published = await store.publish(model_id, corpus_hash, membership)
+        published = await store.publish(model_id, corpus_hash, membership, score=score)
     await store.ensure_index(model_id, embedder.dimension)
     return IndexReport(
         model_id,

@@ -23,8 +23,8 @@ class StoreOperations(StorePool):
     """``gc`` and ``status``: the operator's part of ``VectorStore``."""
 
     async def gc(self, grace: timedelta, *, now: datetime | None = None) -> GCReport:
-        """Delete corpora not seen within ``grace``, then vectors that no remaining corpus
-        references and that are older than ``grace``.
+        """Delete corpora not seen within ``grace``, then vectors (and summary vectors) that no
+        remaining corpus references and that are older than ``grace``.
 
         ``now`` (default: the database's clock) collects as of another time. Waits for
         publications and registrations in progress (they hold the lock shared).
@@ -38,6 +38,8 @@ class StoreOperations(StorePool):
                 removed += rowcount(
                     await connection.execute(text(corpus_sql.gc_vectors(table)), clock)
                 )
+            # derived from the documents: not counted among the vectors collected
+            await connection.execute(text(corpus_sql.GC_SUMMARY_VECTORS), clock)
             return GCReport(corpora=rowcount(corpora), vectors=removed)
 
     async def status(self) -> StoreStatus:

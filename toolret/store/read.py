@@ -15,6 +15,7 @@ from toolret.embedders.base import Vector
 from toolret.errors import NotIndexedError
 from toolret.store.pool import StorePool
 from toolret.store.sql import CatalogQuery, exact_sql, hnsw_sql
+from toolret.store.summary_sql import summary_sql
 from toolret.store.types import StoreRanking
 
 __all__ = ["StoreReads"]
@@ -36,8 +37,10 @@ class StoreReads(StorePool):
         """Score the catalog's candidate tools for a query vector in one round trip.
 
         Returns at least ``limit`` ranked tools besides ``exclude`` (when the catalog has them)
-        and every tool that could not be ranked. Raises ``NotIndexedError`` when no tool of the
-        catalog has a published vector.
+        and every tool that could not be ranked. A catalog of more than ``exact_limit``
+        documents whose corpus is published goes through an index (``hnsw_sql``, or
+        ``summary_sql`` for a blended score); anything else is ranked exactly. Raises
+        ``NotIndexedError`` when no tool of the catalog has a published vector.
         """
         dimension = int(vector.shape[0])
         values = np.asarray(vector, dtype=np.float32)
@@ -45,14 +48,15 @@ class StoreReads(StorePool):
         limit = min(limit, len(query.candidates) - len(query.candidates.intersection(exclude)))
         if limit <= 0:
             return StoreRanking({}, (), published=True)
+        summarized = True
         async with self._connection("ranking query") as connection:
             if query.documents > self.exact_limit:
-                statement = hnsw_sql(
-                    query.model_id, dimension, limit, query.max_documents_per_tool, query.score
-                )
                 skip = sorted(query.core | set(exclude))
-                rows = await connection.fetch(statement, values, query.corpus_hash, skip)
-                if rows:
+                rows = await connection.fetch(
+                    _indexed_sql(query, dimension, limit), values, query.corpus_hash, skip
+                )
+                summarized = not (rows and rows[0][0] is None)
+                if rows and summarized:
                     return StoreRanking({r[0]: 1.0 - r[1] for r in rows}, (), published=True)
             rows = await connection.fetch(
                 exact_sql(query.model_id, dimension, query.score),
@@ -70,9 +74,21 @@ class StoreReads(StorePool):
                 corpus_hash=query.corpus_hash,
             )
         unranked = tuple(r[0] for r in rows if r[1] is None)
-        return StoreRanking(scores, unranked, published=bool(rows[0][2]))
+        # A corpus served without summary vectors is ranked exactly here, and counts as not
+        # yet published so the client asks the worker to summarize it.
+        return StoreRanking(scores, unranked, published=bool(rows[0][2]) and summarized)
 
     async def ping(self) -> None:
         """One ``SELECT 1`` round trip on a pooled connection (the benchmark's floor)."""
         async with self._connection("SELECT 1") as connection:
             await connection.fetchval("SELECT 1")
+
+
+def _indexed_sql(query: CatalogQuery, dimension: int, limit: int) -> str:
+    """The index statement for a large catalog: summary vectors for a blended score with
+    examples, documents otherwise."""
+    if query.score.kind == "blend" and query.max_documents_per_tool > 1:
+        return summary_sql(
+            query.model_id, dimension, limit, query.max_summaries_per_tool, query.score
+        )
+    return hnsw_sql(query.model_id, dimension, limit, query.max_documents_per_tool)

@@ -1,6 +1,6 @@
 """The vector store's tables, as SQLAlchemy Core metadata.
 
-Three global tables (no tenant column, row-level security off; the migration in ``alembic/``
+Global tables (no tenant column, row-level security off; the migration in ``alembic/``
 creates them and is the source of truth, this module mirrors it for queries):
 
 - ``toolret_vectors``: the served embeddings, one per (model id, document key). The key is the
@@ -16,6 +16,10 @@ creates them and is the source of truth, this module mirrors it for queries):
   until every one of its vectors is written, ``last_seen_at`` for garbage collection.
 - ``toolret_corpus_documents``: a corpus's documents in order, with the tool each belongs to.
   A table rather than an array so the request path can probe membership through an index.
+- ``toolret_summary_vectors`` and ``toolret_corpus_summaries``: per-tool vectors derived from
+  the documents (``toolret.store.summaries``), whose best inner product with a query is the
+  tool's blended score, and which belong to which tool of a corpus under which score. Each
+  model's summary vectors have a partial HNSW index of their own (``summary_index_sql``).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Integer, MetaDa
 __all__ = [
     "HNSW_MAX_DIMENSION",
     "READER_ROLE",
+    "SUMMARY_EF_CONSTRUCTION",
     "VERSION_TABLE",
     "corpora",
     "corpus_documents",
@@ -36,6 +41,10 @@ __all__ = [
     "metadata",
     "pending_vectors",
     "sql_literal",
+    "summary_cast",
+    "summary_index_name",
+    "summary_index_sql",
+    "summary_vectors",
     "vector_cast",
     "vectors",
 ]
@@ -86,6 +95,16 @@ corpora = Table(
     Column("published_at", DateTime(timezone=True)),
 )
 
+summary_vectors = Table(
+    "toolret_summary_vectors",
+    metadata,
+    Column("model_id", Text, primary_key=True),
+    Column("summary_key", Text, primary_key=True),
+    Column("dimension", Integer, nullable=False),
+    Column("embedding", VECTOR(), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 corpus_documents = Table(
     "toolret_corpus_documents",
     metadata,
@@ -125,4 +144,31 @@ def hnsw_index_sql(model_id: str, dimension: int) -> str:
     return (
         f"CREATE INDEX IF NOT EXISTS {hnsw_index_name(model_id)} ON toolret_vectors "
         f"USING hnsw ((embedding::{cast}) {ops}) WHERE model_id = {sql_literal(model_id)}"
+    )
+
+
+SUMMARY_EF_CONSTRUCTION = 64
+"""The summary index's build-time candidate list (``docs/decisions.md``)."""
+
+
+def summary_cast(dimension: int) -> str:
+    """The type a model's summary vectors are indexed and scanned as: ``halfvec(d)``. Half the
+    index of ``vector(d)`` for the same recall at 300,000 summaries, and a little faster to
+    scan; each scanned summary's distance is then recomputed in full precision."""
+    return f"halfvec({int(dimension)})"
+
+
+def summary_index_name(model_id: str) -> str:
+    """The name of a model's partial HNSW index over its summary vectors."""
+    return "toolret_summary_hnsw_" + hashlib.sha256(model_id.encode()).hexdigest()[:16]
+
+
+def summary_index_sql(model_id: str, dimension: int) -> str:
+    """``CREATE INDEX`` for one model's summary vectors: inner-product HNSW, only its rows."""
+    cast = summary_cast(dimension)
+    return (
+        f"CREATE INDEX IF NOT EXISTS {summary_index_name(model_id)} ON toolret_summary_vectors "
+        f"USING hnsw ((embedding::{cast}) halfvec_ip_ops) "
+        f"WITH (ef_construction = {SUMMARY_EF_CONSTRUCTION}) "
+        f"WHERE model_id = {sql_literal(model_id)}"
     )

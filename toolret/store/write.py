@@ -17,9 +17,17 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from toolret.errors import StoreError
+from toolret.profile import ToolScore
 from toolret.store import corpus_sql
 from toolret.store.pool import CONNECT_FIX, DISCONNECTS, StorePool, lock_key, rowcount, xact_lock
-from toolret.store.schema import HNSW_MAX_DIMENSION, hnsw_index_name, hnsw_index_sql
+from toolret.store.schema import (
+    HNSW_MAX_DIMENSION,
+    hnsw_index_name,
+    hnsw_index_sql,
+    summary_index_name,
+    summary_index_sql,
+)
+from toolret.store.summaries import write_summaries
 from toolret.store.types import CorpusIncompleteError, VectorRow
 
 __all__ = ["ANALYZE_FROM", "GC_LOCK", "StoreWrites"]
@@ -36,9 +44,10 @@ class StoreWrites(StorePool):
     async def ensure_index(
         self, model_id: str, dimension: int, *, maintenance_work_mem: str = "512MB"
     ) -> str | None:
-        """Create the model's partial HNSW index if it is missing; return its name.
+        """Create the model's partial HNSW indexes (documents, summary vectors) if they are
+        missing; return the documents' index name.
 
-        Indexing calls it after a model's first corpus is published, so the graph is built in
+        Indexing calls it after a model's first corpus is published, so each graph is built in
         bulk; building it over many rows needs memory (``maintenance_work_mem``, raised for
         this transaction only). None when the dimension is beyond what HNSW indexes: that
         model is ranked by exact scans only.
@@ -54,14 +63,16 @@ class StoreWrites(StorePool):
                 text("SELECT set_config('maintenance_work_mem', :memory, true)"),
                 {"memory": maintenance_work_mem},
             )
-            created = await connection.execute(
-                text("SELECT to_regclass(:name) IS NULL"), {"name": name}
-            )
-            if created.scalar():
-                await connection.execute(text(hnsw_index_sql(model_id, dimension)))
-                await connection.execute(
-                    text(corpus_sql.ANALYZE_SERVED)
-                )  # the expression's statistics
+            for index, statement, analyze in (
+                (name, hnsw_index_sql, corpus_sql.ANALYZE_SERVED),
+                (summary_index_name(model_id), summary_index_sql, corpus_sql.ANALYZE_SUMMARIES),
+            ):
+                absent = await connection.execute(
+                    text("SELECT to_regclass(:name) IS NULL"), {"name": index}
+                )
+                if absent.scalar():
+                    await connection.execute(text(statement(model_id, dimension)))
+                    await connection.execute(text(analyze))  # the expression's statistics
         self._indexed_models.add((model_id, dimension))
         return name
 
@@ -138,13 +149,19 @@ class StoreWrites(StorePool):
             return bool(result.scalar())
 
     async def publish(
-        self, model_id: str, corpus_hash: str, documents: Sequence[tuple[str, str]]
+        self,
+        model_id: str,
+        corpus_hash: str,
+        documents: Sequence[tuple[str, str]],
+        *,
+        score: ToolScore | None = None,
     ) -> bool:
         """Publish a corpus in one transaction: from its commit on, readers see all of it.
 
         Registers the corpus if needed; refuses (``CorpusIncompleteError``) if any document has
-        no vector; moves its pending vectors into the served table. Returns False if it was
-        already published.
+        no vector; moves its pending vectors into the served table; with a blended ``score``,
+        writes its tools' summary vectors (``toolret.store.summaries``), so a large catalog is
+        ranked through them from the first request. Returns False if it was already published.
         """
         async with self.transaction() as connection:
             await xact_lock(connection, "publish", model_id)
@@ -173,8 +190,36 @@ class StoreWrites(StorePool):
                 # Or the ranking query is planned for a model with no rows: an exact sort of
                 # 40,000 rows (150 ms) instead of the HNSW index (1.5 ms), measured.
                 await connection.execute(text(corpus_sql.ANALYZE_SERVED))
+            if score is not None and score.kind == "blend":
+                await self._summarize(connection, model_id, corpus_id, score)
             await connection.execute(text(corpus_sql.MARK_PUBLISHED), {"id": corpus_id})
             return True
+
+    async def summarize(self, model_id: str, corpus_hash: str, score: ToolScore) -> int:
+        """Write a published corpus's summary vectors under a blended ``score`` if it has none
+        (a corpus published before toolret had them, or under another score). Returns how
+        many vectors were new; 0 for an unknown or unpublished corpus, or a ``max`` score."""
+        if score.kind != "blend":
+            return 0
+        async with self.transaction() as connection:
+            await xact_lock(connection, "publish", model_id)
+            result = await connection.execute(
+                text(corpus_sql.PUBLISHED_ID), {"model": model_id, "corpus": corpus_hash}
+            )
+            corpus_id = result.scalar()
+            if corpus_id is None:
+                return 0
+            return await self._summarize(connection, model_id, int(corpus_id), score)
+
+    @staticmethod
+    async def _summarize(
+        connection: AsyncConnection, model_id: str, corpus_id: int, score: ToolScore
+    ) -> int:
+        raw = await connection.get_raw_connection()
+        written = await write_summaries(raw.driver_connection, model_id, corpus_id, score)
+        if written >= ANALYZE_FROM:
+            await connection.execute(text(corpus_sql.ANALYZE_SUMMARIES))
+        return written
 
     @asynccontextmanager
     async def lock(self, model_id: str, corpus_hash: str) -> AsyncIterator[None]:

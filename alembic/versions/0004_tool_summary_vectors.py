@@ -1,0 +1,75 @@
+"""Per-tool summary vectors: the blended score through one nearest-neighbour scan.
+
+Revision ID: 0004
+Revises: 0003 (corpus documents by tool)
+Create Date: 2026-12-01
+
+A tool's blended score (its description and the mean of its best few examples) is the largest
+inner product of the query with a few vectors derived from its documents
+(``toolret.store.summaries``). The ranking statement of a large catalog scans those instead of
+the documents, so one scan ranks tools by their blended score.
+
+- ``toolret_summary_vectors``: the derived vectors, one per (model id, summary key); the key is
+  a content address (the score's weight and the member documents' keys), so a vector is written
+  once for every corpus that has the same tool. Each model gets a partial HNSW index over them
+  (inner product) when it is first indexed, like its documents.
+- ``toolret_corpus_summaries``: which summary vectors belong to which tool of a corpus, under
+  which score, and whether they give the tool's score exactly (else a bound, and the statement
+  scores the tool from its documents). Written in the transaction that publishes the corpus.
+
+Both global, row-level security off; ``toolret_reader`` may read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from alembic import op
+
+revision: str = "0004"
+down_revision: str | Sequence[str] | None = "0003"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+READER = "toolret_reader"
+TABLES = ("toolret_summary_vectors", "toolret_corpus_summaries")
+
+
+def upgrade() -> None:
+    op.execute(
+        """
+        CREATE TABLE toolret_summary_vectors (
+            model_id    text COLLATE "C" NOT NULL,
+            summary_key text COLLATE "C" NOT NULL,
+            dimension   integer NOT NULL CHECK (dimension > 0),
+            embedding   vector NOT NULL,
+            created_at  timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (model_id, summary_key),
+            CONSTRAINT toolret_summary_vectors_dimension CHECK (vector_dims(embedding) = dimension)
+        )
+        """
+    )
+    # Inline, as toolret_vectors: every probe of a scanned summary reads its vector.
+    op.execute(
+        "ALTER TABLE toolret_summary_vectors ALTER COLUMN embedding SET STORAGE MAIN, "
+        "SET (toast_tuple_target = 8160)"
+    )
+    op.execute(
+        """
+        CREATE TABLE toolret_corpus_summaries (
+            corpus_id   bigint NOT NULL REFERENCES toolret_corpora (id) ON DELETE CASCADE,
+            score       text COLLATE "C" NOT NULL,
+            summary_key text COLLATE "C" NOT NULL,
+            tool_name   text NOT NULL,
+            exact       boolean NOT NULL,
+            PRIMARY KEY (corpus_id, score, summary_key, tool_name)
+        )
+        """
+    )
+    for table in TABLES:
+        op.execute(f"ALTER TABLE {table} DISABLE ROW LEVEL SECURITY")
+    op.execute(f"GRANT SELECT ON {', '.join(TABLES)} TO {READER}")
+
+
+def downgrade() -> None:
+    op.execute(f"DROP TABLE IF EXISTS {', '.join(reversed(TABLES))}")
