@@ -310,7 +310,7 @@ def exact_scores(
         description = next(cosines[doc.key] for doc in documents if doc.kind == "description")
         examples = sorted(cosines[doc.key] for doc in documents if doc.kind == "example")[::-1]
         if score.kind == "max":
-            scores[tool.name] = max(description, *examples)
+            scores[tool.name] = max([description, *examples])
         elif examples:
             best = examples[: score.examples]
             weight = score.description_weight
