@@ -69,8 +69,9 @@ async def test_a_server_stopped_mid_test_sends_the_full_roster(
 ) -> None:
     server = private_pg()
     budget = 5.0
+    # reuse=0: each selection goes to the (stopped) database, not to the one made before
     async with ToolRetrievalClient(
-        server.url(), embedder=BundledE5Embedder(), k=K, time_budget=budget
+        server.url(), embedder=BundledE5Embedder(), k=K, time_budget=budget, reuse=0
     ) as client:
         await client.index(crm_catalog())
         before, _ = await _timed_select(client)

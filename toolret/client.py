@@ -41,6 +41,7 @@ from toolret.errors import (
 from toolret.indexing import IndexReport, Progress, index_catalog
 from toolret.metrics import record_selection, record_step, tracer
 from toolret.profile import profile_of
+from toolret.reuse import REUSE_SECONDS, RecentRankings, RecentSelections
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
     Ranking,
@@ -91,7 +92,10 @@ class ToolRetrievalClient:
     (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck query is
     cancelled by the server, keeping its connection, before the budget runs out.
     ``reindex_backoff`` spaces the requests to index an unserved corpus (default: 5 s,
-    doubling to 5 min, per corpus, reset once it is served).
+    doubling to 5 min, per corpus, reset once it is served). ``reuse`` (seconds, default
+    ``REUSE_SECONDS``; 0 turns it off) is how long a selection, and the store's ranking behind
+    ``find_tools``, answer the same message again: the rounds of one turn cost no query
+    (``toolret.reuse``).
 
     A client is used by one event loop. It opens on first use or ``async with``, which also
     warms the embedder up (loads the bundled model), so the first selection is not the one
@@ -116,6 +120,7 @@ class ToolRetrievalClient:
         statement_timeout: float | None = None,
         exact_limit: int = EXACT_LIMIT,
         reindex_backoff: Backoff | None = None,
+        reuse: float = REUSE_SECONDS,
     ) -> None:
         settings = settings or Settings()
         self.k = settings.k if k is None else k
@@ -148,6 +153,8 @@ class ToolRetrievalClient:
         self._raw_embedder = embedder
         self._owns_embedder = embedder is None
         self._embedder: Embedder | None = None if embedder is None else with_query_cache(embedder)
+        self._selections = RecentSelections(reuse)
+        self._rankings = RecentRankings(reuse)
         self._queries: weakref.WeakKeyDictionary[Catalog, CatalogQuery] = (
             weakref.WeakKeyDictionary()
         )
@@ -241,6 +248,7 @@ class ToolRetrievalClient:
                 time_budget=self.time_budget,
                 resume=resume,
                 stable=stable,
+                recent=self._selections,
             )
             span.set_attribute("toolret.catalog.tools", len(catalog))
             span.set_attribute("toolret.k", k)
@@ -259,12 +267,15 @@ class ToolRetrievalClient:
         limit: int = MAX_DISCOVERED_TOOLS,
     ) -> list[Tool]:
         """At most ``limit`` tools for a capability phrase (any language), none already bound,
-        best first. Empty on a blank phrase or any failure; bounded by the time budget."""
+        best first. Empty on a blank phrase or any failure; bounded by the time budget.
+
+        The store is asked for twice ``limit``: the same phrase asked again in the turn, with
+        the tools it found now bound, is answered from that ranking without a query."""
         exclude = set(bound)
         return await discover(
             catalog,
             capability,
-            lambda text: self.rank(catalog, text, limit, exclude=exclude),
+            lambda text: self.rank(catalog, text, 2 * limit, exclude=exclude),
             bound=exclude,
             limit=limit,
             time_budget=self.time_budget,
@@ -273,13 +284,19 @@ class ToolRetrievalClient:
     async def rank(
         self, catalog: Catalog, text: str, k: int | None = None, *, exclude: Iterable[str] = ()
     ) -> Ranking:
-        """Score the catalog's candidates for ``text`` (one embedding, one query); raises
-        ``EmbedderError``, ``StoreError``/``NotIndexedError`` or ``TimeoutError``."""
+        """Score the catalog's candidates for ``text`` (one embedding, one query, unless a
+        ranking kept from earlier in the turn answers it); raises ``EmbedderError``,
+        ``StoreError``/``NotIndexedError`` or ``TimeoutError``."""
         if self._closed:
             raise ClientStateError("this ToolRetrievalClient is closed")
         k = self.k if k is None else k
         embedder = self.embedder
         query = self._query(catalog, embedder)
+        skip = frozenset(exclude)
+        kept = (query.model_id, query.corpus_hash, query.score)
+        reused: StoreRanking | None = self._rankings.get(kept, text, k, skip)
+        if reused is not None:
+            return Ranking(reused.scores, reused.unranked)
         vector = await self._embed(embedder, text)
         started = time.perf_counter()
         try:
@@ -287,9 +304,7 @@ class ToolRetrievalClient:
                 span.set_attribute("toolret.model_id", query.model_id)
                 span.set_attribute("toolret.corpus_hash", query.corpus_hash)
                 span.set_attribute("toolret.documents", query.documents)
-                result: StoreRanking = await self.store.rank(
-                    query, vector, limit=k, exclude=frozenset(exclude)
-                )
+                result: StoreRanking = await self.store.rank(query, vector, limit=k, exclude=skip)
         except NotIndexedError:
             self._ask_worker(catalog, query.corpus_hash)
             raise
@@ -297,6 +312,8 @@ class ToolRetrievalClient:
             record_step("database", (time.perf_counter() - started) * 1000)
         if result.published:
             self._reindex_backoff.reset(query.corpus_hash)
+            if not result.unranked:
+                self._rankings.keep(kept, text, skip, result)
         else:
             self._ask_worker(catalog, query.corpus_hash)
         return Ranking(result.scores, result.unranked)

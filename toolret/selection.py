@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from toolret import tokens
 from toolret.catalog import Catalog
@@ -31,6 +31,9 @@ from toolret.errors import (
     StoreError,
 )
 from toolret.tool import Tool
+
+if TYPE_CHECKING:
+    from toolret.reuse import RecentSelections
 
 __all__ = [
     "DEFAULT_K",
@@ -217,22 +220,31 @@ async def select_guarded(
     time_budget: float = DEFAULT_TIME_BUDGET,
     resume: bool = False,
     stable: SelectionPolicy | None = None,
+    recent: RecentSelections | None = None,
 ) -> Selection:
     """Apply the selection rules around ``rank``; never raises, never exceeds ``time_budget``.
 
     ``stable`` (a ``toolret.stable.StableToolList``) keeps one conversation's tool list growing
-    as a byte-stable prefix instead of sending this turn's subset in catalog order. Every
-    selection carries the tokens of the definitions it sends and of the whole roster.
+    as a byte-stable prefix instead of sending this turn's subset in catalog order. ``recent``
+    (``toolret.reuse.RecentSelections``) answers a message asked again within a turn with the
+    selection already made, before ``stable`` applies. Every selection carries the tokens of
+    the definitions it sends and of the whole roster.
     """
     started = time.perf_counter()
-    try:
-        selection = await _select(catalog, message, rank, k, time_budget, resume)
-    except Exception as error:  # fail-open is the contract; cancellation still propagates
-        reason = _reason_for(error)
-        # A missing schema is logged once, with its fix, by the store: not once per request.
-        level = logging.DEBUG if reason is Reason.SCHEMA_MISSING else logging.WARNING
-        log.log(level, "toolret: sending the full roster (%s): %r", reason.value, error)
-        selection = full_roster(catalog, reason)
+    reused = None if resume or recent is None else recent.get(catalog, message, k)
+    if reused is not None:
+        selection = reused
+    else:
+        try:
+            selection = await _select(catalog, message, rank, k, time_budget, resume)
+        except Exception as error:  # fail-open is the contract; cancellation still propagates
+            reason = _reason_for(error)
+            # A missing schema is logged once, with its fix, by the store: not once per request.
+            level = logging.DEBUG if reason is Reason.SCHEMA_MISSING else logging.WARNING
+            log.log(level, "toolret: sending the full roster (%s): %r", reason.value, error)
+            selection = full_roster(catalog, reason)
+        if recent is not None and not resume:
+            recent.keep(catalog, message, k, selection)
     if stable is not None:
         try:
             selection = stable.apply(selection)
