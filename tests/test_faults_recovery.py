@@ -502,7 +502,6 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_the_client_reco
             stderr=asyncio.subprocess.DEVNULL,
         )
         try:
-
             keys = {doc.key for _, doc in catalog.documents(embedder.example_role)}
 
             async def written() -> int:

@@ -19,13 +19,16 @@ READABLE = {
     "toolret_corpora",
     "toolret_corpus_documents",
     "toolret_learned_vectors",
+    "toolret_summary_vectors",
+    "toolret_corpus_summaries",
 }
+SUMMARIES = {"toolret_summary_vectors", "toolret_corpus_summaries"}  # 0004
 TABLES = READABLE | {
     "toolret_pending_vectors",
     "toolret_feedback_turns",
     "toolret_feedback_events",
 }
-HEAD = "0003"
+HEAD = "0004"
 
 
 def _dbname(url: str) -> str:
@@ -73,6 +76,14 @@ def test_upgrade_creates_tables_extension_role_and_disables_rls(
         "SELECT indexname FROM pg_indexes WHERE tablename = 'toolret_corpus_documents'", dbname
     )
     assert "toolret_corpus_documents_tool" in {row[0] for row in indexes}  # 0003, blended score
+    assert "toolret_vectors_doc_key_hash" in _indexes(pg_server, dbname)  # 0004, key look-ups
+
+
+def _indexes(pg_server: PgServer, dbname: str) -> set[str]:
+    rows = pg_server.execute(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'toolret_vectors'", dbname
+    )
+    return {row[0] for row in rows}
 
 
 def test_downgrade_removes_everything_and_upgrade_works_again(
@@ -103,10 +114,16 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     assert _toolret("db", "upgrade", *url).exit_code == 0
     assert database_revision(empty_database_url) == HEAD
 
+    summaries = _toolret("db", "downgrade", *url)
+    assert summaries.exit_code == 0, summaries.output
+    assert summaries.output == "database downgraded from 0004 to 0003\n"
+    assert _tables(pg_server, dbname) == (TABLES - SUMMARIES) | {VERSION_TABLE}
+    assert "toolret_vectors_doc_key_hash" not in _indexes(pg_server, dbname)
+
     stepped = _toolret("db", "downgrade", *url)
     assert stepped.exit_code == 0, stepped.output
     assert stepped.output == "database downgraded from 0003 to 0002\n"
-    assert _tables(pg_server, dbname) == TABLES | {VERSION_TABLE}  # 0003 adds an index only
+    assert _tables(pg_server, dbname) == (TABLES - SUMMARIES) | {VERSION_TABLE}  # an index only
 
     second = _toolret("db", "downgrade", *url)
     assert second.output == "database downgraded from 0002 to 0001\n"
@@ -119,8 +136,8 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     }
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
-    back = _toolret("db", "downgrade", "-3", *url)  # a negative step, not an option
-    assert back.output == "database downgraded from 0003 to base (no toolret tables)\n"
+    back = _toolret("db", "downgrade", "-4", *url)  # a negative step, not an option
+    assert back.output == "database downgraded from 0004 to base (no toolret tables)\n"
     assert _tables(pg_server, dbname) == {VERSION_TABLE}
     assert database_revision(empty_database_url) is None
 
@@ -130,7 +147,7 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
     named = _toolret("db", "downgrade", "0001", *url)
-    assert named.output == "database downgraded from 0003 to 0001\n"
+    assert named.output == "database downgraded from 0004 to 0001\n"
 
 
 @pytest.mark.parametrize("revision", ["0009", "head", "-0", "--bogus"])
@@ -143,7 +160,8 @@ def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
     assert "Traceback" not in result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == [
-        f"error: toolret has no schema revision {revision!r}: give one of 0001, 0002, 0003, base "
+        f"error: toolret has no schema revision {revision!r}: give one of 0001, 0002, 0003, 0004, "
+        "base "
         "(remove toolret's tables), or -N (N steps back)"
     ]
     assert database_revision(empty_database_url) == HEAD
@@ -151,12 +169,12 @@ def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
 
 def test_db_downgrade_past_the_base_is_one_line(empty_database_url: str) -> None:
     migrate(empty_database_url)
-    result = _toolret("db", "downgrade", "-4", "--url", empty_database_url)
+    result = _toolret("db", "downgrade", "-5", "--url", empty_database_url)
     assert result.exit_code == 1, result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: downgrading")
-    assert "-4" in lines[0]
+    assert "-5" in lines[0]
     assert database_revision(empty_database_url) == HEAD
 
 

@@ -173,7 +173,7 @@ async def test_a_small_catalog_in_a_large_table_is_looked_up_by_key_and_sorted_e
                 f"'{query.corpus_hash}'",
             ],
         )
-    assert "Index Scan using toolret_vectors_pkey on toolret_vectors" in plan
+    assert "Index Scan using toolret_vectors_doc_key_hash on toolret_vectors" in plan
     assert "Seq Scan on toolret_vectors" not in plan
     assert hnsw_index_name(MODEL) not in plan
 
