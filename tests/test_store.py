@@ -29,6 +29,7 @@ from toolret.feedback.store import INSERT_LEARNED
 from toolret.profile import DEFAULT_PROFILE, LEARNED_MIN_SIMILARITY, MAX_SCORE, RetrievalProfile
 from toolret.selection import top_k
 from toolret.store.migrate import head_revision
+from toolret.store.pool import DEFAULT_EF_SEARCH
 from toolret.store.schema import hnsw_index_name
 from toolret.store.sql import CatalogQuery
 from toolret.store.types import GCReport, VectorRow
@@ -332,7 +333,7 @@ async def test_store_connections_use_iterative_hnsw_scans(store: VectorStore) ->
         connection = proxied.driver_connection
         assert connection is not None
         assert await connection.fetchval("SHOW hnsw.iterative_scan") == "relaxed_order"
-        assert int(await connection.fetchval("SHOW hnsw.ef_search")) == 100
+        assert int(await connection.fetchval("SHOW hnsw.ef_search")) == DEFAULT_EF_SEARCH
         assert await connection.fetchval("SHOW jit") == "off"
     finally:
         proxied.close()

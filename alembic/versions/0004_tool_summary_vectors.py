@@ -16,6 +16,9 @@ the documents, so one scan ranks tools by their blended score.
 - ``toolret_corpus_summaries``: which summary vectors belong to which tool of a corpus, under
   which score, and whether they give the tool's score exactly (else a bound, and the statement
   scores the tool from its documents). Written in the transaction that publishes the corpus.
+- ``toolret_corpora.summarized``: the scores a corpus has summaries for, read with the corpus
+  row the statement looks up anyway (a probe of the summaries table itself was planned as a
+  scan through every other corpus's rows: 10 ms at 100,000 tools).
 
 Both global, row-level security off; ``toolret_reader`` may read them.
 
@@ -72,6 +75,10 @@ def upgrade() -> None:
         )
         """
     )
+    op.execute(
+        "ALTER TABLE toolret_corpora ADD COLUMN summarized text[] COLLATE \"C\" NOT NULL "
+        "DEFAULT '{}'"
+    )
     for table in TABLES:
         op.execute(f"ALTER TABLE {table} DISABLE ROW LEVEL SECURITY")
     op.execute(f"GRANT SELECT ON {', '.join(TABLES)} TO {READER}")
@@ -81,3 +88,4 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.execute(f"DROP INDEX IF EXISTS {DOC_KEY_INDEX}")
     op.execute(f"DROP TABLE IF EXISTS {', '.join(reversed(TABLES))}")
+    op.execute("ALTER TABLE toolret_corpora DROP COLUMN IF EXISTS summarized")

@@ -17,6 +17,7 @@ __all__ = [
     "INSERT_MEMBERSHIP",
     "IS_PUBLISHED",
     "MARK_PUBLISHED",
+    "MARK_SUMMARIZED",
     "MISSING",
     "MISSING_SUMMARIES",
     "MOVE_PENDING",
@@ -138,8 +139,10 @@ WHERE s.created_at < coalesce(CAST(:now AS timestamptz), now()) - CAST(:grace AS
 
 # -- summaries (asyncpg positional parameters, in the publishing transaction) -------------------
 
-HAS_SUMMARIES = """
-SELECT EXISTS (SELECT FROM toolret_corpus_summaries WHERE corpus_id = $1 AND score = $2)
+HAS_SUMMARIES = "SELECT $2 = ANY (summarized) FROM toolret_corpora WHERE id = $1"
+
+MARK_SUMMARIZED = """
+UPDATE toolret_corpora SET summarized = array_append(summarized, $2) WHERE id = $1
 """
 
 CORPUS_KINDS = """

@@ -13,7 +13,8 @@ creates them and is the source of truth, this module mirrors it for queries):
   marks the corpus published (moving, not flagging: updating a row of an HNSW-indexed table
   re-inserts it into the graph).
 - ``toolret_corpora``: one row per (model id, corpus hash) ever indexed, ``published_at`` NULL
-  until every one of its vectors is written, ``last_seen_at`` for garbage collection.
+  until every one of its vectors is written, ``last_seen_at`` for garbage collection,
+  ``summarized`` the scores it has summary vectors for.
 - ``toolret_corpus_documents``: a corpus's documents in order, with the tool each belongs to.
   A table rather than an array so the request path can probe membership through an index.
 - ``toolret_summary_vectors`` and ``toolret_corpus_summaries``: per-tool vectors derived from
@@ -27,7 +28,17 @@ from __future__ import annotations
 import hashlib
 
 from pgvector.sqlalchemy import VECTOR
-from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Integer, MetaData, Table, Text
+from sqlalchemy import (
+    ARRAY,
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+)
 
 __all__ = [
     "HNSW_MAX_DIMENSION",
@@ -93,6 +104,7 @@ corpora = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("last_seen_at", DateTime(timezone=True), nullable=False),
     Column("published_at", DateTime(timezone=True)),
+    Column("summarized", ARRAY(Text), nullable=False),
 )
 
 summary_vectors = Table(

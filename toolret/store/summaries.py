@@ -131,7 +131,7 @@ async def write_summaries(connection: Any, model_id: str, corpus_id: int, score:
         described, examples = documents.setdefault(tool, ([], []))
         (described if kind == "description" else examples).append(key)
     if not any(examples for _, examples in documents.values()):
-        return 0
+        return 0  # not marked either: a statement with examples never asks about this corpus
     plans: dict[str, list[tuple[str, ToolSummary]]] = {}
     for tool, (described, examples) in documents.items():
         examples.sort()
@@ -178,6 +178,7 @@ async def write_summaries(connection: Any, model_id: str, corpus_id: int, score:
         columns=corpus_sql.CORPUS_SUMMARY_COLUMNS,
         records=[(corpus_id, tag, key, tool, exact) for (key, tool), exact in filed.items()],
     )
+    await connection.execute(corpus_sql.MARK_SUMMARIZED, corpus_id, tag)
     return written
 
 

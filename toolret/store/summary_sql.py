@@ -112,8 +112,7 @@ ranked AS (SELECT * FROM ranked_1 WHERE (SELECT ok FROM certain)
 ranked AS (SELECT * FROM ranked_1),"""
     return f"""
 WITH corpus AS MATERIALIZED (
-    SELECT c.id, EXISTS (SELECT FROM toolret_corpus_summaries m
-                         WHERE m.corpus_id = c.id AND m.score = {tag}) AS summarized
+    SELECT c.id, {tag} = ANY (c.summarized) AS summarized
     FROM toolret_corpora c
     WHERE c.model_id = {model} AND c.corpus_hash = $2 AND c.published_at IS NOT NULL),
 learned AS MATERIALIZED (  -- learned example vectors near the message: scored exactly
