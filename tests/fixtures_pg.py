@@ -278,8 +278,8 @@ async def publish_random(
     vectors: dict[str, np.ndarray] | None = None,
     score: ToolScore = DEFAULT_PROFILE.score,
 ) -> dict[str, np.ndarray]:
-    """Give every document of the catalog a random vector (unless given), write and publish
-    (with the summary vectors of ``score`` when it is a blend, as indexing does)."""
+    """Give every document of the catalog a random vector (unless given), write and publish,
+    and build the model's index for ``score``, as indexing does (a blend: summary vectors)."""
     documents = catalog.documents(example_role)
     vectors = dict(vectors or {})
     fresh = [doc.key for _, doc in documents if doc.key not in vectors]
@@ -290,7 +290,7 @@ async def publish_random(
     corpus = catalog.corpus_hash(model_id, example_role)
     pairs = [(name, doc.key) for name, doc in documents]
     await store.publish(model_id, corpus, pairs, score=score)
-    await store.ensure_index(model_id, dimension)  # after the rows: one bulk build
+    await store.ensure_index(model_id, dimension, score=score)  # after the rows: one bulk build
     return vectors
 
 

@@ -37,7 +37,7 @@ from tests.fixtures_pg import (
 )
 from toolret.catalog import Catalog
 from toolret.selection import top_k
-from toolret.store.schema import hnsw_index_name, summary_index_name
+from toolret.store.schema import summary_index_name
 from toolret.store.sql import CatalogQuery
 from toolret.store.vector_store import VectorStore
 
@@ -128,7 +128,7 @@ async def _prepared_plan(store: VectorStore, marker: str, arguments: list[str]) 
         proxied.close()
 
 
-async def test_a_large_catalog_is_ranked_through_the_hnsw_index(
+async def test_a_large_catalog_is_ranked_through_the_summary_index(
     loaded: tuple[str, dict[str, np.ndarray]],
 ) -> None:
     url, _vectors = loaded
@@ -141,13 +141,14 @@ async def test_a_large_catalog_is_ranked_through_the_hnsw_index(
             assert ranking.published
         plan, runs = await _prepared_plan(
             store,
-            "nearest AS MATERIALIZED",
+            "nearest_1 AS MATERIALIZED",
             [_vector(probes[0]), f"'{query.corpus_hash}'", "'{}'"],
         )
     assert runs >= len(probes)
-    assert f"Index Scan using {hnsw_index_name(MODEL)} on toolret_vectors" in plan
-    assert "Seq Scan on toolret_vectors" not in plan
-    assert "Sort Key: ((v.embedding" not in plan  # no exact sort of the whole table
+    # a tool without examples is summarized by its description: one index per model
+    assert f"Index Scan using {summary_index_name(MODEL)} on toolret_summary_vectors" in plan
+    assert "Seq Scan on toolret_summary_vectors" not in plan
+    assert "Sort Key: ((s.embedding" not in plan  # no exact sort of the whole table
 
 
 async def test_a_small_catalog_in_a_large_table_is_looked_up_by_key_and_sorted_exactly(
@@ -175,7 +176,7 @@ async def test_a_small_catalog_in_a_large_table_is_looked_up_by_key_and_sorted_e
         )
     assert "Index Scan using toolret_vectors_doc_key_hash on toolret_vectors" in plan
     assert "Seq Scan on toolret_vectors" not in plan
-    assert hnsw_index_name(MODEL) not in plan
+    assert summary_index_name(MODEL) not in plan
 
 
 async def test_a_filtered_hnsw_scan_returns_every_row_asked_for(

@@ -12,8 +12,9 @@ Used inline (``ToolRetrievalClient.index``, ``toolret reindex``) and by the work
    (``toolret.embedders.guard``);
 4. publishes the corpus in one transaction: readers see all of it or none of it — with a
    blended score, its tools' summary vectors too (``toolret.store.summaries``);
-5. makes sure the model's HNSW index exists — after the first publication, so a model's first
-   corpus is indexed in one bulk build rather than one graph insert per row.
+5. makes sure the model's HNSW index exists (over its summary vectors for a blended score, its
+   documents for ``max``) — after the first publication, so a model's first corpus is indexed
+   in one bulk build rather than one graph insert per row.
 
 Idempotent: a second run embeds nothing and publishes nothing.
 """
@@ -84,7 +85,7 @@ async def index_catalog(
         if await store.register(model_id, corpus_hash, membership):
             # published by a toolret from before summary vectors, or under another score
             await store.summarize(model_id, corpus_hash, score)
-            await store.ensure_index(model_id, embedder.dimension)
+            await store.ensure_index(model_id, embedder.dimension, score=score)
             return IndexReport(
                 model_id, corpus_hash, len(owners), 0, len(owners), False, _since(started)
             )
@@ -92,7 +93,7 @@ async def index_catalog(
         todo = [owners[key] for key in owners if key in missing]
         await _embed_and_write(store, embedder, model_id, todo, batch_size, progress)
         published = await store.publish(model_id, corpus_hash, membership, score=score)
-    await store.ensure_index(model_id, embedder.dimension)
+    await store.ensure_index(model_id, embedder.dimension, score=score)
     return IndexReport(
         model_id,
         corpus_hash,

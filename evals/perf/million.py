@@ -3,8 +3,9 @@
 Not in the default run (it writes 1.5 GB of vectors and builds a graph over them for tens of
 minutes on two cores). One million synthetic tools, one description vector each (the bundled
 model's shape), published as one catalog beside the roster: load time, the HNSW build's time
-and size, the whole table's statement (p50/p99, recall@12 against exact numpy over the same
-vectors) and the 44-tool roster's statement inside that table.
+and size (the bundled model's index: one summary vector per tool, its description), the whole
+table's statement (p50/p99, recall@12 against exact numpy over the same vectors) and the
+44-tool roster's statement inside that table.
 """
 
 from __future__ import annotations

@@ -407,7 +407,8 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         m = report["million"]
         console.print(
             f"{m['tools']:,} tools, one vector each: loaded in {m['load_seconds']:.0f} s, HNSW "
-            f"built in {m['hnsw_build_seconds']:.0f} s ({m['hnsw_mb']:.0f} MB); whole table "
+            f"(summary vectors) built in {m['hnsw_build_seconds']:.0f} s "
+            f"({m['summary_hnsw_mb']:.0f} MB); whole table "
             f"p50 / p99 {m['db_whole']['p50_ms']:.2f} / {m['db_whole']['p99_ms']:.2f} ms, "
             f"recall@12 {m['recall_at_12']:.3f}; the 44-tool roster in it "
             f"{m['db_workspace']['p50_ms']:.2f} / {m['db_workspace']['p99_ms']:.2f} ms"
@@ -430,7 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A terminated run still stops and deletes its embedded Postgres (finally blocks run).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     console = Console(width=max(Console().width, 200))
-    levels = sorted(int(level) for level in args.levels.split(","))
+    levels = sorted(int(level) for level in args.levels.split(",") if level)
     sizes = tuple(sorted(int(size) for size in args.examples.split(",") if size))
     report = asyncio.run(run(levels, args.rounds, console, sizes, args.million))
     print_report(report, console)

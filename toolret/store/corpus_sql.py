@@ -180,4 +180,7 @@ FROM m LEFT JOIN v USING (model_id) LEFT JOIN p USING (model_id) LEFT JOIN c USI
 ORDER BY 1
 """
 
-STATUS_INDEXES = "SELECT indexname FROM pg_indexes WHERE tablename = 'toolret_vectors'"
+STATUS_INDEXES = """
+SELECT indexname FROM pg_indexes
+WHERE tablename IN ('toolret_vectors', 'toolret_summary_vectors')
+"""

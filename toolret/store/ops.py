@@ -12,7 +12,7 @@ from sqlalchemy import text
 
 from toolret.store import corpus_sql
 from toolret.store.pool import StorePool, rowcount
-from toolret.store.schema import hnsw_index_name
+from toolret.store.schema import hnsw_index_name, summary_index_name
 from toolret.store.types import GCReport, ModelStatus, StoreStatus
 from toolret.store.write import GC_LOCK
 
@@ -65,7 +65,14 @@ class StoreOperations(StorePool):
                 corpora=row[4],
                 published_corpora=row[5],
                 last_seen=row[6],
-                index=hnsw_index_name(row[0]) if hnsw_index_name(row[0]) in indexes else None,
+                index=next(
+                    (
+                        name
+                        for name in (summary_index_name(row[0]), hnsw_index_name(row[0]))
+                        if name in indexes
+                    ),
+                    None,
+                ),
             )
             for row in rows
         )

@@ -85,9 +85,9 @@ class StoreReads(StorePool):
 
 
 def _indexed_sql(query: CatalogQuery, dimension: int, limit: int) -> str:
-    """The index statement for a large catalog: summary vectors for a blended score with
-    examples, documents otherwise."""
-    if query.score.kind == "blend" and query.max_documents_per_tool > 1:
+    """The index statement for a large catalog: summary vectors for a blended score (a tool
+    without examples is summarized by its description), documents for ``max``."""
+    if query.score.kind == "blend":
         return summary_sql(
             query.model_id, dimension, limit, query.max_summaries_per_tool, query.score
         )

@@ -120,8 +120,8 @@ async def write_summaries(connection: Any, model_id: str, corpus_id: int, score:
 
     Runs on the asyncpg connection of the caller's transaction, which holds the model's publish
     lock (two writers of one summary take turns). Reads the documents' kinds as stored, as the
-    ranking statements do. Nothing is filed for a corpus without examples: its tools score
-    their descriptions, through the document index. Idempotent.
+    ranking statements do. A tool without examples is summarized by its description: a model
+    with a blended score is searched through its summary vectors alone. Idempotent.
     """
     tag = score_tag(score)
     if await connection.fetchval(corpus_sql.HAS_SUMMARIES, corpus_id, tag):
@@ -130,8 +130,6 @@ async def write_summaries(connection: Any, model_id: str, corpus_id: int, score:
     for tool, key, kind in await connection.fetch(corpus_sql.CORPUS_KINDS, corpus_id, model_id):
         described, examples = documents.setdefault(tool, ([], []))
         (described if kind == "description" else examples).append(key)
-    if not any(examples for _, examples in documents.values()):
-        return 0  # not marked either: a statement with examples never asks about this corpus
     plans: dict[str, list[tuple[str, ToolSummary]]] = {}
     for tool, (described, examples) in documents.items():
         examples.sort()

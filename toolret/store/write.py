@@ -17,7 +17,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from toolret.errors import StoreError
-from toolret.profile import ToolScore
+from toolret.profile import DEFAULT_PROFILE, ToolScore
 from toolret.store import corpus_sql
 from toolret.store.pool import CONNECT_FIX, DISCONNECTS, StorePool, lock_key, rowcount, xact_lock
 from toolret.store.schema import (
@@ -42,20 +42,31 @@ class StoreWrites(StorePool):
     """Writing, locking and publishing: the worker's part of ``VectorStore``."""
 
     async def ensure_index(
-        self, model_id: str, dimension: int, *, maintenance_work_mem: str = "512MB"
+        self,
+        model_id: str,
+        dimension: int,
+        *,
+        maintenance_work_mem: str = "512MB",
+        score: ToolScore = DEFAULT_PROFILE.score,
     ) -> str | None:
-        """Create the model's partial HNSW indexes (documents, summary vectors) if they are
-        missing; return the documents' index name.
+        """Create the model's partial HNSW index for ``score`` if it is missing; return its name.
 
-        Indexing calls it after a model's first corpus is published, so each graph is built in
-        bulk; building it over many rows needs memory (``maintenance_work_mem``, raised for
-        this transaction only). None when the dimension is beyond what HNSW indexes: that
-        model is ranked by exact scans only.
+        One index per model, of what its score scans: the summary vectors for a blended score
+        (``summary_index_sql``), the documents for ``max`` (``hnsw_index_sql``). Indexing calls
+        it after a model's first corpus is published, so the graph is built in bulk; building
+        it over many rows needs memory (``maintenance_work_mem``, raised for this transaction
+        only). None when the dimension is beyond what HNSW indexes: that model is ranked by
+        exact scans only.
         """
         if dimension > HNSW_MAX_DIMENSION:
             return None
-        name = hnsw_index_name(model_id)
-        if (model_id, dimension) in self._indexed_models:
+        if score.kind == "blend":
+            name, statement = summary_index_name(model_id), summary_index_sql
+            analyze = corpus_sql.ANALYZE_SUMMARIES
+        else:
+            name, statement = hnsw_index_name(model_id), hnsw_index_sql
+            analyze = corpus_sql.ANALYZE_SERVED
+        if (name, dimension) in self._indexed_models:
             return name
         async with self.transaction() as connection:
             await xact_lock(connection, "index", model_id)
@@ -63,17 +74,13 @@ class StoreWrites(StorePool):
                 text("SELECT set_config('maintenance_work_mem', :memory, true)"),
                 {"memory": maintenance_work_mem},
             )
-            for index, statement, analyze in (
-                (name, hnsw_index_sql, corpus_sql.ANALYZE_SERVED),
-                (summary_index_name(model_id), summary_index_sql, corpus_sql.ANALYZE_SUMMARIES),
-            ):
-                absent = await connection.execute(
-                    text("SELECT to_regclass(:name) IS NULL"), {"name": index}
-                )
-                if absent.scalar():
-                    await connection.execute(text(statement(model_id, dimension)))
-                    await connection.execute(text(analyze))  # the expression's statistics
-        self._indexed_models.add((model_id, dimension))
+            absent = await connection.execute(
+                text("SELECT to_regclass(:name) IS NULL"), {"name": name}
+            )
+            if absent.scalar():
+                await connection.execute(text(statement(model_id, dimension)))
+                await connection.execute(text(analyze))  # the expression's statistics
+        self._indexed_models.add((name, dimension))
         return name
 
     async def missing(self, model_id: str, keys: Collection[str]) -> set[str]:
