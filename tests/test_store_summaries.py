@@ -17,6 +17,8 @@ from sqlalchemy import text
 
 from tests.fixtures_pg import exact_scores, publish_random, unit_vectors
 from toolret.catalog import Catalog
+from toolret.embedders.e5 import BundledE5Embedder
+from toolret.indexing import index_catalog
 from toolret.profile import DEFAULT_PROFILE, MAX_SCORE, RetrievalProfile, ToolScore
 from toolret.selection import top_k
 from toolret.store.sql import CatalogQuery
@@ -113,6 +115,38 @@ async def test_the_summary_statement_ranks_exactly_as_the_blend(database_url: st
                 for name in want:
                     assert ranking.scores[name] == pytest.approx(expected[name], abs=1e-5)
         assert await _summary_scans(store) > before  # through the summary index
+
+
+async def test_indexing_writes_the_summaries_as_it_embeds_and_they_rank_exactly(
+    database_url: str,
+) -> None:
+    """``index_catalog`` writes each tool's summary vectors while the model embeds the next
+    batch; publication files them (and makes none twice); the corpus then ranks through them
+    exactly as numpy over the vectors the model wrote."""
+    catalog = _catalog(16)
+    embedder = BundledE5Embedder()
+    async with VectorStore.from_url(
+        database_url, exact_limit=0, pool_size=1, max_overflow=0
+    ) as store:
+        report = await index_catalog(store, embedder, catalog, batch_size=8)
+        assert report.published
+        async with store.engine.connect() as connection:
+            rows = await connection.execute(
+                text("SELECT doc_key, embedding FROM toolret_vectors WHERE model_id = :m"),
+                {"m": embedder.model_id},
+            )
+            vectors = {key: np.asarray(v.to_numpy(), dtype=np.float32) for key, v in rows}
+        stored = await _count(store, "SELECT count(*) FROM toolret_summary_vectors")
+        score = DEFAULT_PROFILE.score  # every tool's, core ones too: the corpus holds them
+        assert stored == sum(summary_count(len(t.examples), score) for t in catalog.tools)
+        query = CatalogQuery.build(catalog, embedder.model_id, "query", DEFAULT_PROFILE)
+        rng = np.random.default_rng(25)
+        for probe in _probes(vectors, rng):
+            expected = exact_scores(catalog, vectors, probe)
+            ranking = await store.rank(query, probe, limit=12)
+            assert ranking.published
+            assert top_k(catalog, ranking.scores, 12) == top_k(catalog, expected, 12)
+        assert await _summary_scans(store) > 0
 
 
 async def test_a_corpus_published_without_summaries_is_ranked_exactly_until_summarized(

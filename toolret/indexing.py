@@ -26,10 +26,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import NDArray
+
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, embed_role
 from toolret.embedders.guard import guarded
 from toolret.profile import corpus_documents, corpus_hash as corpus_hash_of, profile_of
+from toolret.store.summaries import SummaryBuilder
 from toolret.store.types import VectorRow
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Document
@@ -91,7 +95,8 @@ async def index_catalog(
             )
         missing = await store.missing(model_id, owners.keys())
         todo = [owners[key] for key in owners if key in missing]
-        await _embed_and_write(store, embedder, model_id, todo, batch_size, progress)
+        builder = SummaryBuilder(pairs, missing, score) if score.kind == "blend" else None
+        await _embed_and_write(store, embedder, model_id, todo, batch_size, progress, builder)
         published = await store.publish(model_id, corpus_hash, membership, score=score)
     await store.ensure_index(model_id, embedder.dimension, score=score)
     return IndexReport(
@@ -112,16 +117,20 @@ async def _embed_and_write(
     todo: list[tuple[str, Document]],
     batch_size: int,
     progress: Progress | None,
+    builder: SummaryBuilder | None,
 ) -> None:
     """Embed ``todo`` in batches, writing each batch while the model embeds the next.
 
-    The model runs on its own thread and the write is I/O, so the writes cost the run almost
-    nothing (``python -m evals.bench_reindex``). A failure stops the run after the batch being
-    written has landed (a cancellation abandons it): the rerun starts from there.
+    The model runs on its own thread and the writes are the database's work, so they overlap
+    the embedding instead of following it (``python -m evals.perf.reindex``); so do the
+    summary vectors of each tool the batch completes (``builder``), which publication would
+    otherwise insert into the index one by one after the last batch. A failure stops the run
+    after the batch being written has landed (a cancellation abandons it): the rerun starts
+    from there.
     """
     if progress is not None:
         progress(0, len(todo))
-    writing: asyncio.Task[int] | None = None
+    writing: asyncio.Task[None] | None = None
     try:
         for start in range(0, len(todo), batch_size):
             batch = todo[start : start + batch_size]
@@ -130,7 +139,8 @@ async def _embed_and_write(
                 await writing
                 if progress is not None:
                     progress(start, len(todo))
-            writing = asyncio.create_task(store.write(model_id, rows))
+            summaries = builder.add(rows) if builder is not None else []
+            writing = asyncio.create_task(_write(store, model_id, rows, summaries))
         if writing is not None:
             await writing
             if progress is not None:
@@ -143,6 +153,16 @@ async def _embed_and_write(
             if not writing.cancelled():
                 writing.exception()  # retrieved: the run reports the first failure
         raise
+
+
+async def _write(
+    store: VectorStore,
+    model_id: str,
+    rows: list[VectorRow],
+    summaries: list[tuple[str, NDArray[np.float32]]],
+) -> None:
+    await store.write(model_id, rows)
+    await store.write_summary_vectors(model_id, summaries)
 
 
 async def _embed_batch(embedder: Embedder, batch: list[tuple[str, Document]]) -> list[VectorRow]:

@@ -24,27 +24,25 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from toolret.profile import ToolScore
-from toolret.store import corpus_sql
+from toolret.store.types import VectorRow
+from toolret.tool import Document
 
 __all__ = [
     "SUBSET_LIMIT",
+    "SummaryBuilder",
     "ToolSummary",
     "score_tag",
     "summarize",
     "summary_count",
-    "write_summaries",
 ]
 
-_CHUNK = 2000
-"""Tools whose document vectors are read and summarized at a time (bounded memory)."""
 
 SUBSET_LIMIT = 10
 """A tool with more subsets of ``m`` examples than this gets one bound per example instead: up
@@ -114,73 +112,57 @@ def _key(weight: str, description: str, examples: list[str]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-async def write_summaries(connection: Any, model_id: str, corpus_id: int, score: ToolScore) -> int:
-    """File corpus ``corpus_id``'s summaries under ``score``: write the vectors not stored yet,
-    then which belong to which tool. Returns how many vectors were new.
+class SummaryBuilder:
+    """The summary vectors of the tools whose every document one indexing run embeds, made as
+    each tool's last document is embedded: indexing writes them while the model embeds the
+    next batch, and publication only files them. A tool with a document the run does not
+    embed (its vector is stored already) is left to publication, which reads it."""
 
-    Runs on the asyncpg connection of the caller's transaction, which holds the model's publish
-    lock (two writers of one summary take turns). Reads the documents' kinds as stored, as the
-    ranking statements do. A tool without examples is summarized by its description: a model
-    with a blended score is searched through its summary vectors alone. Idempotent.
-    """
-    tag = score_tag(score)
-    if await connection.fetchval(corpus_sql.HAS_SUMMARIES, corpus_id, tag):
-        return 0
-    documents: dict[str, tuple[list[str], list[str]]] = {}
-    for tool, key, kind in await connection.fetch(corpus_sql.CORPUS_KINDS, corpus_id, model_id):
-        described, examples = documents.setdefault(tool, ([], []))
-        (described if kind == "description" else examples).append(key)
-    plans: dict[str, list[tuple[str, ToolSummary]]] = {}
-    for tool, (described, examples) in documents.items():
-        examples.sort()
-        # a tool whose description is stored as another tool's example has none: no summary,
-        # as the statements give it no score
-        plans[tool] = [(key, summarize(key, examples, score)) for key in sorted(described)]
-    keys = list({key for plan in plans.values() for _, summary in plan for key in summary.keys})
-    missing = {
-        row[0] for row in await connection.fetch(corpus_sql.MISSING_SUMMARIES, keys, model_id)
-    }
-    needed = [
-        tool for tool, plan in plans.items() if any(missing.intersection(s.keys) for _, s in plan)
-    ]
-    written = 0
-    for start in range(0, len(needed), _CHUNK):
-        chunk = needed[start : start + _CHUNK]
-        wanted = [key for tool in chunk for key in (*documents[tool][0], *documents[tool][1])]
-        rows = await connection.fetch(corpus_sql.VECTORS_OF, model_id, wanted)
-        vectors = {row[0]: _array(row[1]) for row in rows}
-        records: dict[str, tuple[str, str, int, NDArray[np.float32]]] = {}
-        for tool in chunk:
-            example_vectors = [vectors[key] for key in documents[tool][1]]
-            for description, summary in plans[tool]:
-                weight = score.description_weight
-                made = summary.vectors(vectors[description], example_vectors, weight)
-                for key, vector in zip(summary.keys, made, strict=True):
-                    if key in missing and key not in records:
-                        records[key] = (model_id, key, int(vector.shape[0]), vector)
-        await connection.copy_records_to_table(
-            "toolret_summary_vectors",
-            columns=corpus_sql.SUMMARY_COLUMNS,
-            records=list(records.values()),
-        )
-        missing.difference_update(records)
-        written += len(records)
-    filed = {
-        (key, tool): summary.exact
-        for tool, plan in plans.items()
-        for _, summary in plan
-        for key in summary.keys
-    }
-    await connection.copy_records_to_table(
-        "toolret_corpus_summaries",
-        columns=corpus_sql.CORPUS_SUMMARY_COLUMNS,
-        records=[(corpus_id, tag, key, tool, exact) for (key, tool), exact in filed.items()],
-    )
-    await connection.execute(corpus_sql.MARK_SUMMARIZED, corpus_id, tag)
-    return written
+    def __init__(
+        self, documents: Sequence[tuple[str, Document]], embedded: Collection[str], score: ToolScore
+    ) -> None:
+        self.score = score
+        kinds: dict[str, dict[str, str]] = {}
+        for tool, doc in documents:
+            kinds.setdefault(tool, {}).setdefault(doc.key, doc.kind)
+        self._tools: dict[str, tuple[list[str], list[str]]] = {}
+        self._waiting: dict[str, set[str]] = {}
+        self._users: dict[str, set[str]] = {}
+        for tool, keys in kinds.items():
+            described = sorted(key for key, kind in keys.items() if kind == "description")
+            if not described or not set(keys) <= set(embedded):
+                continue
+            examples = sorted(key for key, kind in keys.items() if kind == "example")
+            self._tools[tool] = (described, examples)
+            self._waiting[tool] = set(keys)
+            for key in keys:
+                self._users.setdefault(key, set()).add(tool)
+        self._vectors: dict[str, NDArray[np.float32]] = {}
 
-
-def _array(value: Any) -> NDArray[np.float32]:
-    """A vector as pgvector's codec returns it (``Vector``, or an array), as float32."""
-    to_numpy = getattr(value, "to_numpy", None)
-    return np.asarray(to_numpy() if to_numpy is not None else value, dtype=np.float32)
+    def add(self, rows: Sequence[VectorRow]) -> list[tuple[str, NDArray[np.float32]]]:
+        """Take a batch's vectors; return the summary vectors of the tools it completed."""
+        completed: list[str] = []
+        for row in rows:
+            for tool in self._users.get(row.key, ()):
+                self._vectors[row.key] = np.asarray(row.embedding, dtype=np.float32)
+                self._waiting[tool].discard(row.key)
+                if not self._waiting[tool]:
+                    completed.append(tool)
+        made: dict[str, NDArray[np.float32]] = {}
+        for tool in completed:
+            described, examples = self._tools.pop(tool)
+            example_vectors = [self._vectors[key] for key in examples]
+            for description in described:
+                summary = summarize(description, examples, self.score)
+                vectors = summary.vectors(
+                    self._vectors[description], example_vectors, self.score.description_weight
+                )
+                for key, vector in zip(summary.keys, vectors, strict=True):
+                    made.setdefault(key, vector)
+            for key in (*described, *examples):  # forget what no waiting tool needs
+                users = self._users[key]
+                users.discard(tool)
+                if not users:
+                    del self._users[key]
+                    self._vectors.pop(key, None)
+        return list(made.items())

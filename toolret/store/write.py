@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
+from typing import Any
 
 import asyncpg
 import numpy as np
+from numpy.typing import NDArray
 from pgvector.asyncpg import register_vector
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -27,7 +29,7 @@ from toolret.store.schema import (
     summary_index_name,
     summary_index_sql,
 )
-from toolret.store.summaries import write_summaries
+from toolret.store.summaries import ToolSummary, score_tag, summarize
 from toolret.store.types import CorpusIncompleteError, VectorRow
 
 __all__ = ["ANALYZE_FROM", "GC_LOCK", "StoreWrites"]
@@ -126,6 +128,32 @@ class StoreWrites(StorePool):
                             row.text,
                         )
                         for row in fresh
+                    ],
+                )
+            return len(fresh)
+
+    async def write_summary_vectors(
+        self, model_id: str, vectors: Sequence[tuple[str, NDArray[np.float32]]]
+    ) -> int:
+        """Store summary vectors ahead of publication (``SummaryBuilder``): content-addressed,
+        and unreachable until a published corpus files them. Returns how many were new."""
+        if not vectors:
+            return 0
+        async with self._connection("writing summaries") as connection, connection.transaction():
+            await connection.execute("SET LOCAL statement_timeout = 0")
+            await connection.execute("SELECT pg_advisory_xact_lock($1)", summary_lock(model_id))
+            keys = [key for key, _ in vectors]
+            absent = await connection.fetch(corpus_sql.MISSING_SUMMARIES, keys, model_id)
+            wanted = {record[0] for record in absent}
+            fresh = {key: vector for key, vector in vectors if key in wanted}
+            if fresh:
+                await register_vector(connection)
+                await connection.copy_records_to_table(
+                    "toolret_summary_vectors",
+                    columns=corpus_sql.SUMMARY_COLUMNS,
+                    records=[
+                        (model_id, key, int(vector.shape[0]), vector)
+                        for key, vector in fresh.items()
                     ],
                 )
             return len(fresh)
@@ -296,3 +324,85 @@ class StoreWrites(StorePool):
                 f"not {len(pairs)}: two toolret versions hash catalogs differently"
             )
         return int(corpus_id), bool(published)
+
+
+_CHUNK = 2000
+"""Tools whose document vectors are read and summarized at a time (bounded memory)."""
+
+
+async def write_summaries(connection: Any, model_id: str, corpus_id: int, score: ToolScore) -> int:
+    """File corpus ``corpus_id``'s summaries under ``score``: write the vectors not stored yet,
+    then which belong to which tool. Returns how many vectors were new.
+
+    Runs on the asyncpg connection of the caller's transaction, which holds the model's publish
+    lock (two writers of one summary take turns). Reads the documents' kinds as stored, as the
+    ranking statements do. A tool without examples is summarized by its description: a model
+    with a blended score is searched through its summary vectors alone. Idempotent.
+    """
+    tag = score_tag(score)
+    if await connection.fetchval(corpus_sql.HAS_SUMMARIES, corpus_id, tag):
+        return 0
+    await connection.execute("SELECT pg_advisory_xact_lock($1)", summary_lock(model_id))
+    documents: dict[str, tuple[list[str], list[str]]] = {}
+    for tool, key, kind in await connection.fetch(corpus_sql.CORPUS_KINDS, corpus_id, model_id):
+        described, examples = documents.setdefault(tool, ([], []))
+        (described if kind == "description" else examples).append(key)
+    plans: dict[str, list[tuple[str, ToolSummary]]] = {}
+    for tool, (described, examples) in documents.items():
+        examples.sort()
+        # a tool whose description is stored as another tool's example has none: no summary,
+        # as the statements give it no score
+        plans[tool] = [(key, summarize(key, examples, score)) for key in sorted(described)]
+    keys = list({key for plan in plans.values() for _, summary in plan for key in summary.keys})
+    missing = {
+        row[0] for row in await connection.fetch(corpus_sql.MISSING_SUMMARIES, keys, model_id)
+    }
+    needed = [
+        tool for tool, plan in plans.items() if any(missing.intersection(s.keys) for _, s in plan)
+    ]
+    written = 0
+    for start in range(0, len(needed), _CHUNK):
+        chunk = needed[start : start + _CHUNK]
+        wanted = [key for tool in chunk for key in (*documents[tool][0], *documents[tool][1])]
+        rows = await connection.fetch(corpus_sql.VECTORS_OF, model_id, wanted)
+        vectors = {row[0]: _array(row[1]) for row in rows}
+        records: dict[str, tuple[str, str, int, NDArray[np.float32]]] = {}
+        for tool in chunk:
+            example_vectors = [vectors[key] for key in documents[tool][1]]
+            for description, summary in plans[tool]:
+                weight = score.description_weight
+                made = summary.vectors(vectors[description], example_vectors, weight)
+                for key, vector in zip(summary.keys, made, strict=True):
+                    if key in missing and key not in records:
+                        records[key] = (model_id, key, int(vector.shape[0]), vector)
+        await connection.copy_records_to_table(
+            "toolret_summary_vectors",
+            columns=corpus_sql.SUMMARY_COLUMNS,
+            records=list(records.values()),
+        )
+        missing.difference_update(records)
+        written += len(records)
+    filed = {
+        (key, tool): summary.exact
+        for tool, plan in plans.items()
+        for _, summary in plan
+        for key in summary.keys
+    }
+    await connection.copy_records_to_table(
+        "toolret_corpus_summaries",
+        columns=corpus_sql.CORPUS_SUMMARY_COLUMNS,
+        records=[(corpus_id, tag, key, tool, exact) for (key, tool), exact in filed.items()],
+    )
+    await connection.execute(corpus_sql.MARK_SUMMARIZED, corpus_id, tag)
+    return written
+
+
+def summary_lock(model_id: str) -> int:
+    """The advisory lock writers of a model's summary vectors take in turn."""
+    return lock_key("summaries", model_id)
+
+
+def _array(value: Any) -> NDArray[np.float32]:
+    """A vector as pgvector's codec returns it (``Vector``, or an array), as float32."""
+    to_numpy = getattr(value, "to_numpy", None)
+    return np.asarray(to_numpy() if to_numpy is not None else value, dtype=np.float32)
