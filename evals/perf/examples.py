@@ -38,7 +38,7 @@ __all__ = ["EF_SWEEP", "EXAMPLE_SIZES", "rows_for_table", "with_and_without_exam
 MODEL = "bench/synthetic-with-examples@384"
 EXAMPLE_SIZES = (10_000, 100_000)
 """Synthetic catalogs with three examples a tool (10,000 also without)."""
-EF_SWEEP = (40, 100, 160, 250)
+EF_SWEEP = (40, 100, 200, 300)
 """``hnsw.ef_search`` values the largest catalog's blended statement is also measured at."""
 K = 12
 

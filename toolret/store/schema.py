@@ -159,11 +159,12 @@ def hnsw_index_sql(model_id: str, dimension: int) -> str:
     )
 
 
-SUMMARY_HNSW = "m = 32, ef_construction = 128"
-"""The summary index's graph: twice pgvector's default links and candidate list. At 300,000
-summaries (100,000 tools, three examples each) it finds the exact top 12 for 97% of messages at
-``ef_search`` 100 where the default graph finds 90% (``docs/decisions.md``); it takes three
-times as long to build."""
+SUMMARY_HNSW = "m = 32"
+"""The summary index's graph: twice pgvector's default links. At 300,000 summaries (100,000
+tools, three examples each) it finds the exact top 12 for 97% of messages at ``ef_search`` 100
+where the default graph finds 90%; a longer build-time candidate list (``ef_construction`` 128)
+buys what ``ef_search`` 200 buys at query time, for twice the build and every insert
+(``docs/decisions.md``)."""
 
 
 def summary_cast(dimension: int) -> str:
