@@ -6,13 +6,15 @@
         await client.index(catalog)                                # embed what is missing, inline
 
 A selection costs one query embedding (cached per text, so a ReAct loop pays once) and one SQL
-round trip on a pooled connection. Every failure — database unreachable, pool exhausted,
-statement timeout, nothing published for this catalog, embedder error — sends the full roster
-with the reason, within the time budget (``toolret.selection.select_guarded``). When the
-catalog's corpus is not published and a Redis URL is configured, the client asks the worker to
-index it, in the background: a selection never waits for it. It asks again, with a backoff per
-corpus (5 s doubling to 5 min, ``toolret.backoff.Backoff``), until the corpus is served — so a
-request lost to a Redis outage, or a corpus garbage-collected later, recovers without a restart.
+round trip on a pooled connection; hybrid ranking (the default) adds BM25 over the catalog in
+process and asks that statement for its lexical hits' scores too (``toolret.hybrid``). Every
+failure — database unreachable, pool exhausted, statement timeout, nothing published for this
+catalog, embedder error — sends the full roster with the reason, within the time budget
+(``toolret.selection.select_guarded``). When the catalog's corpus is not published and a Redis
+URL is configured, the client asks the worker to index it, in the background: a selection never
+waits for it. It asks again, with a backoff per corpus (5 s doubling to 5 min,
+``toolret.backoff.Backoff``), until the corpus is served — so a request lost to a Redis outage,
+or a corpus garbage-collected later, recovers without a restart.
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ from toolret.errors import (
     EmbedderUnavailableError,
     NotIndexedError,
 )
+from toolret.hybrid import lexical_hits, rank_hybrid
 from toolret.indexing import IndexReport, Progress, index_catalog
+from toolret.lexical import catalog_index
 from toolret.metrics import record_selection, record_step, tracer
 from toolret.profile import profile_of
 from toolret.selection import (
@@ -49,7 +53,7 @@ from toolret.selection import (
     discover,
     select_guarded,
 )
-from toolret.settings import Settings, make_embedder
+from toolret.settings import MODES, RetrievalMode, Settings, make_embedder
 from toolret.store import StoreRanking, VectorStore
 from toolret.store_sql import EXACT_LIMIT, CatalogQuery
 from toolret.tool import Tool
@@ -105,6 +109,7 @@ class ToolRetrievalClient:
         *,
         embedder: Embedder | None = None,
         settings: Settings | None = None,
+        mode: RetrievalMode | None = None,
         k: int | None = None,
         time_budget: float | None = None,
         redis_url: str | None = None,
@@ -117,6 +122,10 @@ class ToolRetrievalClient:
         reindex_backoff: Backoff | None = None,
     ) -> None:
         settings = settings or Settings()
+        mode = settings.mode if mode is None else mode
+        if mode not in MODES:
+            raise ConfigurationError(f"unknown retrieval mode {mode!r}; use one of {MODES}")
+        self.mode: RetrievalMode = mode
         self.k = settings.k if k is None else k
         self.time_budget = settings.time_budget if time_budget is None else time_budget
         self.redis_url = redis_url or settings.redis_url
@@ -277,9 +286,32 @@ class ToolRetrievalClient:
         if self._closed:
             raise ClientStateError("this ToolRetrievalClient is closed")
         k = self.k if k is None else k
+        if self.mode == "bm25":
+            return Ranking(catalog_index(catalog).score_map(text))
         embedder = self.embedder
         query = self._query(catalog, embedder)
         vector = await self._embed(embedder, text)
+        skip = frozenset(exclude)
+        if self.mode == "dense":
+            return await self._rank_sql(catalog, query, vector, k, skip)
+        lexical = lexical_hits(catalog, catalog_index(catalog).score_map(text), skip)
+        weight = profile_of(embedder).lexical_weight
+
+        async def fetch(include: Sequence[str]) -> Ranking:
+            return await self._rank_sql(catalog, query, vector, k, skip, include)
+
+        return await rank_hybrid(catalog, lexical, fetch, weight, k, skip)
+
+    async def _rank_sql(
+        self,
+        catalog: Catalog,
+        query: CatalogQuery,
+        vector: Vector,
+        k: int,
+        exclude: frozenset[str],
+        include: Sequence[str] = (),
+    ) -> Ranking:
+        """The one ranking statement, timed and traced; asks the worker for an unserved corpus."""
         started = time.perf_counter()
         try:
             with tracer.start_as_current_span("toolret.rank_sql") as span:
@@ -287,7 +319,7 @@ class ToolRetrievalClient:
                 span.set_attribute("toolret.corpus_hash", query.corpus_hash)
                 span.set_attribute("toolret.documents", query.documents)
                 result: StoreRanking = await self.store.rank(
-                    query, vector, limit=k, exclude=frozenset(exclude)
+                    query, vector, limit=k, exclude=exclude, include=include
                 )
         except NotIndexedError:
             self._ask_worker(catalog, query.corpus_hash)
@@ -412,4 +444,4 @@ class ToolRetrievalClient:
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"
-        return f"<ToolRetrievalClient {self.store!r} k={self.k} {state}>"
+        return f"<ToolRetrievalClient {self.store!r} {self.mode} k={self.k} {state}>"

@@ -23,7 +23,7 @@ from toolret.embedders.base import Embedder, Vector, Vectors, embed_role
 from toolret.embedders.cache import with_query_cache
 from toolret.embedders.guard import warm_up_quietly
 from toolret.errors import ConfigurationError, EmbedderUnavailableError, NotIndexedError
-from toolret.lexical import BM25Index, fuse
+from toolret.lexical import catalog_index, fuse
 from toolret.profile import ToolScore, corpus_documents, corpus_hash, profile_of
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
@@ -33,14 +33,13 @@ from toolret.selection import (
     discover,
     select_guarded,
 )
-from toolret.settings import RetrievalMode, Settings, make_embedder
+from toolret.settings import MODES, RetrievalMode, Settings, make_embedder
 from toolret.tool import Document, Role, Tool
 
 __all__ = ["DenseIndex", "InMemoryRetriever"]
 
 log = logging.getLogger("toolret")
 
-MODES = ("dense", "bm25", "hybrid")
 ROLES: tuple[Role, ...] = ("document", "query")
 
 
@@ -140,7 +139,6 @@ class InMemoryRetriever:
         self.time_budget = settings.time_budget if time_budget is None else time_budget
         self._embedder = embedder if embedder is None else with_query_cache(embedder)
         self._dense: dict[str, asyncio.Task[DenseIndex]] = {}
-        self._lexical: dict[str, BM25Index] = {}
 
     @property
     def embedder(self) -> Embedder:
@@ -184,11 +182,11 @@ class InMemoryRetriever:
     async def rank(self, catalog: Catalog, text: str, k: int | None = None) -> Ranking:
         """Score the catalog's candidates for ``text``; raises on failure."""
         if self.mode == "bm25":
-            return Ranking(self._bm25_scores(catalog, text))
+            return Ranking(catalog_index(catalog).score_map(text))
         dense = await self._dense_scores(catalog, text)
         if self.mode == "dense":
             return Ranking(dense)
-        lexical = self._bm25_scores(catalog, text)
+        lexical = catalog_index(catalog).score_map(text)
         return Ranking(fuse(dense, lexical, profile_of(self.embedder).lexical_weight))
 
     async def find_tools(
@@ -226,13 +224,6 @@ class InMemoryRetriever:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
-
-    def _bm25_scores(self, catalog: Catalog, text: str) -> dict[str, float]:
-        key = catalog.corpus_hash("bm25")
-        index = self._lexical.get(key)
-        if index is None:
-            index = self._lexical[key] = BM25Index(catalog.tools)
-        return dict(zip(index.names, index.scores(text).tolist(), strict=True))
 
     async def _dense_scores(self, catalog: Catalog, text: str) -> dict[str, float]:
         task = self._dense_task(catalog)

@@ -19,9 +19,12 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from toolret.embedders.base import Embedder
 from toolret.errors import ConfigurationError
 
-__all__ = ["RetrievalMode", "Settings", "make_embedder"]
+__all__ = ["MODES", "RetrievalMode", "Settings", "make_embedder"]
 
 RetrievalMode = Literal["dense", "bm25", "hybrid"]
+MODES: tuple[RetrievalMode, ...] = ("dense", "bm25", "hybrid")
+"""``hybrid`` (the default): dense plus BM25 where the message shares informative words with the
+catalog; ``dense``: embeddings only; ``bm25``: words only, no embedder. See docs/decisions.md."""
 
 
 def _env(name: str) -> AliasChoices:
@@ -49,7 +52,7 @@ class Settings(BaseSettings):
     )
     k: int = Field(12, ge=1)
     time_budget_ms: int = Field(1500, ge=1)
-    mode: RetrievalMode = "dense"
+    mode: RetrievalMode = "hybrid"
     data_dir: Path = Field(default_factory=lambda: platformdirs.user_data_path("toolret"))
     gc_grace_days: float = Field(7.0, gt=0)
     feedback_text: bool = False
