@@ -3,13 +3,12 @@
 Send the model the always-on core tools plus the few the message needs, ranked by meaning in
 any language; fall open to the full roster whenever anything goes wrong.
 
-What an integrator uses is here: the client (Postgres) and the in-memory retriever, the
-catalog and its adapters, the selection and its reasons, find_tools, the per-round hook, the
-error tree and the embedder protocol. ``import toolret`` loads only the errors; everything else
-is imported on first use (PEP 562), so an application pays for what it touches. Internals
-(the store, the lexical index, the queue, payloads, the embedded Postgres) stay importable from
-their own modules.
-"""
+What an integrator uses is here: the client (Postgres) and the in-memory retriever, the catalog
+and its adapters, the selection and its reasons, find_tools, the per-round hook, routing to
+agents, the error tree and the embedder protocol. ``import toolret`` loads only the errors;
+everything else is imported on first use (PEP 562), so an application pays for what it touches.
+Internals (the store, the lexical index, the queue, payloads, the embedded Postgres) stay
+importable from their own modules."""
 
 from __future__ import annotations
 
@@ -79,6 +78,7 @@ if TYPE_CHECKING:
     from toolret.memory import InMemoryRetriever
     from toolret.profile import RetrievalProfile
     from toolret.rounds import make_per_round_retrieve
+    from toolret.routing import agent_catalog, route
     from toolret.selection import Mode, Reason, Selection
     from toolret.settings import Settings
     from toolret.stable import StableToolList
@@ -123,6 +123,9 @@ _LAZY: dict[str, str] = {
     "discovered_tool_names": "toolret.find_tools",
     "find_tools_definition": "toolret.find_tools",
     "make_per_round_retrieve": "toolret.rounds",
+    # routing a message to agents
+    "route": "toolret.routing",
+    "agent_catalog": "toolret.routing",
     # prompt-cache-stable tool lists, and where agents are built
     "StableToolList": "toolret.stable",
     "anthropic_tools": "toolret.integrations.anthropic",
@@ -189,6 +192,7 @@ __all__ = [
     "UnknownCoreToolError",
     "Vector",
     "Vectors",
+    "agent_catalog",
     "answer_anthropic_search",
     "answer_find_tools",
     "answer_responses_search",
@@ -208,6 +212,7 @@ __all__ = [
     "make_per_round_retrieve",
     "mcp_origin",
     "responses_tools",
+    "route",
     "to_anthropic",
     "to_openai",
     "tool_def",
