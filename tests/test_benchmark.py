@@ -213,7 +213,8 @@ def test_the_fleet_studies_judge_by_their_rule(tmp_path: Path) -> None:
     assert {row.bench for row in servers.rows} == {"fleet", "tiny as a fleet"}
     assert documents.current == "in use (hybrid)"
     for study in studies:
-        assert study.verdict.startswith("Rule: kept if no set loses more than 1 point")
+        assert study.verdict.startswith("Rule: passes if no set loses more than 1 point")
+        assert set(study.passed) <= set(study.choices)
     assert "name: description (hybrid)" in documents.choices
     assert any(choice.startswith("two stages") for choice in servers.choices)
     assert any(choice.startswith("per clause") for choice in clauses.choices)

@@ -103,7 +103,9 @@ def study_table(study: StudyResult) -> str:
                 ]
                 cells.append(_cell(found[0]) if found else "")
             label = choice
-            if choice == winner:
+            if study.verdict and choice in study.passed:
+                label = f"**{label}** (passes)"
+            elif not study.verdict and choice == winner:
                 label = f"**{label}** (best)"
             if choice == study.current:
                 label += " (in use)"

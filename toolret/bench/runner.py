@@ -40,6 +40,7 @@ from toolret.bench.results import (
 )
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, embed_role
+from toolret.embedders.cache import with_query_cache
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.memory import InMemoryRetriever
 from toolret.profile import corpus_documents
@@ -211,12 +212,16 @@ def _agreement(
 
 
 async def _embed_everything(memo: MemoEmbedder, sets: Sequence[BenchSet]) -> None:
-    """Embed every query and document once, in large batches, before anything is timed."""
-    await memo.embed_queries([case.query for bench in sets for case in bench.cases])
+    """Embed every query and document once, before anything is timed: queries one by one
+    through the retrievers' own path (cut to the model's query window), documents in batches."""
+    guarded = with_query_cache(memo)
+    for query in dict.fromkeys(case.query for bench in sets for case in bench.cases):
+        await guarded.embed_query(query)
     for bench in sets:
         documents = corpus_documents(bench.catalog(examples=bool(bench.examples)), memo)
         for role in ("document", "query"):
-            await embed_role(memo, [doc.text for _, doc in documents if doc.role == role], role)
+            texts = [doc.text for _, doc in documents if doc.role == role]
+            await embed_role(guarded, texts, role)
 
 
 async def evaluate_bench(

@@ -13,16 +13,20 @@
 
 They run on the tuning sets and, for ``documents`` and ``servers``, on each first-party set's
 fleet view (``toolret.bench.studies.scoring.as_fleet``). The verdict is a rule fixed before
-measuring (``keep``): against the choice in use, a choice is kept only if no set loses more
-than ``MAX_LOSS`` points of R@5 or R@12 and the fleet folders (sets read from ``servers.json``)
-gain at least ``MIN_GAIN`` points of R@12. A language with fewer than ``POOL_BELOW`` cases is
-judged together with its set's other languages: one case of 23 is 4 points.
+measuring (``keep``): against the choice in use, a choice passes only if no set (the fleets
+included) loses more than ``MAX_LOSS`` points of R@5 or R@12 and the fleet folders (sets read
+from ``servers.json``) gain at least ``MIN_GAIN`` points of R@12. Passing is necessary, not
+sufficient: what a choice costs, and whether its gain stands out from the noise of picking the
+best of many candidates, decide the rest (docs/decisions.md). A language with fewer than
+``POOL_BELOW`` cases is judged together with its set's other languages: one case of 23 is 4
+points.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -297,17 +301,18 @@ async def run_fleet_study(
             rows_out.append(StudyRow(variant, bench_name, language, metrics))
     current = next(label for label in measured if not label.endswith("(dense)"))
     result = StudyResult(study, memo.model_id, QUESTIONS[study], tuple(rows_out), current)
-    gain = {bench.name for bench in sets if is_fleet(bench)}
-    return StudyResult(
-        study, memo.model_id, QUESTIONS[study], result.rows, current, keep(result, gain)
-    )
+    verdict, passed = keep(result, {bench.name for bench in sets if is_fleet(bench)})
+    return replace(result, verdict=verdict, passed=passed)
 
 
-def keep(result: StudyResult, gain_sets: set[str]) -> str:
-    """The verdict by the rule in the module docstring: which choices are kept, and why each
-    other one is not (its worst loss, or its gain on the fleets)."""
+def keep(result: StudyResult, gain_sets: set[str]) -> tuple[str, tuple[str, ...]]:
+    """The verdict by the rule in the module docstring, as a sentence (which choices pass, and
+    why each other one does not: its worst loss, or the fleets' gain), and the choices that
+    pass."""
     groups = _groups(result)
-    kept, lost = [], []
+    kept: list[str] = []
+    gained: list[str] = []
+    lost: list[str] = []
     for choice in result.choices:
         mode = _mode(result, choice)
         baseline = next(c for c in result.choices if _mode(result, c) == mode)
@@ -321,7 +326,6 @@ def keep(result: StudyResult, gain_sets: set[str]) -> str:
             name = f"{key[0]} {key[1]}{' with examples' if key[2] else ''}"
             if key[0] in gain_sets:
                 gains.append(100 * (metrics.recall(12) - before.recall(12)))
-                continue
             for cut in (5, 12):
                 change = 100 * (metrics.recall(cut) - before.recall(cut))
                 if change < -MAX_LOSS:
@@ -332,15 +336,17 @@ def keep(result: StudyResult, gain_sets: set[str]) -> str:
         elif gain < MIN_GAIN:
             lost.append(f"{choice}: fleets R@12 {gain:+.1f}")
         else:
-            kept.append(f"{choice} (fleets R@12 {gain:+.1f})")
+            kept.append(choice)
+            gained.append(f"{choice} (fleets R@12 {gain:+.1f})")
     rule = (
-        f"kept if no set loses more than {MAX_LOSS:g} point of R@5 or R@12 against the choice "
-        f"in use and the fleets gain at least {MIN_GAIN:g} of R@12"
+        f"passes if no set loses more than {MAX_LOSS:g} point of R@5 or R@12 against the "
+        f"choice in use and the fleets gain at least {MIN_GAIN:g} of R@12"
     )
-    return (
-        f"Rule: {rule}. Kept: {'; '.join(kept) or 'none'}. "
-        f"Not kept (worst loss, or the fleets' gain): {'; '.join(lost) or 'none'}."
+    verdict = (
+        f"Rule: {rule}. Pass: {'; '.join(gained) or 'none'}. "
+        f"Fail (worst loss, or the fleets' gain): {'; '.join(lost) or 'none'}."
     )
+    return verdict, tuple(kept)
 
 
 def _mode(result: StudyResult, choice: str) -> str:

@@ -38,9 +38,9 @@ class StudyRow:
 class StudyResult:
     """One study for one embedder: every variant on every tuning (set, language).
 
-    ``verdict`` is set by studies judged by a rule rather than by the mean MRR (``criterion``):
-    the fleet studies keep a choice only if no set loses more than a point where the others
-    stand (``toolret.bench.studies.fleet``)."""
+    ``verdict`` and ``passed`` are set by studies judged by a rule rather than by the mean MRR
+    (``criterion``): the fleet studies pass a choice only if no set loses more than a point and
+    the MCP fleets gain (``toolret.bench.studies.fleet``)."""
 
     study: str
     embedder: str
@@ -49,6 +49,7 @@ class StudyResult:
     current: str
     """The choice the embedder makes today."""
     verdict: str = ""
+    passed: tuple[str, ...] = ()
 
     @property
     def choices(self) -> list[str]:

@@ -25,6 +25,7 @@ from toolret.bench.data import BenchSet
 from toolret.bench.memo import MemoEmbedder
 from toolret.catalog import Catalog
 from toolret.embedders.base import embed_role
+from toolret.embedders.cache import with_query_cache
 from toolret.lexical import catalog_index, fuse
 from toolret.memory import DenseIndex
 from toolret.tool import Document, Role, Tool, readable_identifier
@@ -75,6 +76,8 @@ class Scorer:
 
     def __init__(self, memo: MemoEmbedder) -> None:
         self.memo = memo
+        self.embedder = with_query_cache(memo)
+        """What the retrievers embed with: texts cut to the model's window as they cut them."""
         self.score = memo.profile.score
         self.weight = memo.profile.lexical_weight
         self._dense: dict[tuple[int, str], DenseIndex] = {}
@@ -82,11 +85,13 @@ class Scorer:
     async def prepare(self, bench: BenchSet, examples: bool) -> Scored:
         catalog = bench.catalog(examples=examples)
         queries = [case.query for case in bench.cases]
-        vectors = await self.memo.embed_queries(queries)
+        vectors = [await self.embedder.embed_query(query) for query in queries]
         return Scored(bench, examples, catalog, dict(zip(queries, vectors, strict=True)))
 
     async def embed(self, texts: Sequence[str], role: Role = "document") -> NDArray[np.float32]:
-        return await embed_role(self.memo, list(texts), role)
+        if role == "query" and texts:  # one by one, as a retriever embeds a message
+            return np.stack([await self.embedder.embed_query(text) for text in texts])
+        return await embed_role(self.embedder, list(texts), role)
 
     async def index(self, scored: Scored, text: DocumentText) -> DenseIndex:
         """The dense index of ``scored``'s catalog with descriptions written by ``text``."""
