@@ -35,6 +35,7 @@ from rich.table import Table
 
 from evals.data.cases import CASES
 from evals.perf.database import database, machine
+from evals.perf.timing import percentiles
 from toolret.adapters.mcp import catalog_from_mcp
 from toolret.bench.studies.fleet import SPLITTERS, clauses
 from toolret.catalog import Catalog
@@ -78,11 +79,6 @@ def fleet(seed: int = 17) -> Catalog:
             }
         )
     return catalog_from_mcp(servers, min_description_length=1)
-
-
-def percentiles(samples: list[float]) -> dict[str, float]:
-    ordered = np.asarray(samples) * 1000
-    return {"p50_ms": float(np.median(ordered)), "p99_ms": float(np.percentile(ordered, 99))}
 
 
 async def timed(call: Callable[[], Awaitable[Any]]) -> float:
