@@ -11,6 +11,8 @@ For every eval message, interleaved so that load falls on all alike:
 
 - the query embedding alone (the bundled model, nothing cached);
 - the dense ranking statement alone (``VectorStore.rank``, k 12) and a bare ``SELECT 1``;
+- the ranking with the message's lexical hits asked for (``include=``), through the HNSW
+  statement and a second, exact one for the hits, and through one exact statement;
 - ``select()`` end to end in dense and in hybrid mode, each message seen for the first time;
 - what ranking each clause of the message would add: one more embedding per clause
   (``toolret.bench.studies.fleet.clauses``, sentences and "and"/"then", at least 3 words).
@@ -48,7 +50,7 @@ from toolret.lexical import catalog_index, tokenize
 from toolret.store.sql import EXACT_LIMIT, CatalogQuery
 from toolret.store.vector_store import VectorStore
 
-OUT = Path(__file__).resolve().parent / "out" / "bench_fleet.json"
+OUT = Path(__file__).resolve().parents[1] / "out" / "bench_fleet.json"
 TOOLS_IN_FLEET = 527
 SERVERS = 70
 K = 12
@@ -93,8 +95,12 @@ async def run(url: str, console: Console) -> dict[str, Any]:
     raw = BundledE5Embedder()
     await raw.warm_up()
     splitter = SPLITTERS["sentences, and/then"]
-    samples: dict[str, list[float]] = {
-        name: [] for name in ("embed", "statement", "select_1", "dense", "hybrid", "clauses")
+    names = ("embed", "statement", "select_1", "dense", "hybrid", "clauses")
+    samples: dict[str, list[float]] = {name: [] for name in (*names, "hits_indexed", "hits_exact")}
+    index = catalog_index(catalog)
+    hits = {
+        m: {"limit": K, "include": lexical_hits(catalog, index.score_map(m)).first}
+        for m in messages
     }
     parts = [clauses(message, splitter, 3) for message in messages]
     query = CatalogQuery.build(catalog, raw.model_id, raw.example_role, raw.profile)
@@ -105,6 +111,8 @@ async def run(url: str, console: Console) -> dict[str, Any]:
     console.print(f"indexed {len(catalog)} tools in {indexing:.0f} s; measuring…")
     async with (
         VectorStore.from_url(url) as store,
+        VectorStore.from_url(url, exact_limit=0) as indexed,
+        VectorStore.from_url(url, exact_limit=10**9) as exact,
         ToolRetrievalClient(embedder=raw, store=store, mode="dense") as dense,
         ToolRetrievalClient(embedder=raw, store=store, mode="hybrid") as hybrid,
     ):
@@ -116,30 +124,32 @@ async def run(url: str, console: Console) -> dict[str, Any]:
                 ("embed", lambda m=message: raw.embed_query(m)),
                 ("statement", lambda v=vector: store.rank(query, v, limit=K)),
                 ("select_1", store.ping),
+                ("hits_indexed", lambda v=vector, h=hits[message]: indexed.rank(query, v, **h)),
+                ("hits_exact", lambda v=vector, h=hits[message]: exact.rank(query, v, **h)),
                 ("dense", lambda m=message: dense.select(catalog, m)),
                 ("hybrid", lambda m=message: hybrid.select(catalog, m)),
             ]
-            for name, call in steps[i % 5 :] + steps[: i % 5]:
+            turn = i % len(steps)
+            for name, call in steps[turn:] + steps[:turn]:
                 samples[name].append(await timed(call))
             clause_cost = 0.0
             for part in parts[i]:
                 clause_cost += await timed(lambda p=part: raw.embed_query(p))
             samples["clauses"].append(clause_cost)
         narrowed = [(await hybrid.select(catalog, m)).narrowed for m in messages]
-    index = catalog_index(catalog)
-    hits = [len(lexical_hits(catalog, index.score_map(m)).hits) for m in messages]
+    counts = [len(lexical_hits(catalog, index.score_map(m)).hits) for m in messages]
     report: dict[str, Any] = {
         "machine": machine(),
         "model": raw.model_id,
         "tools": len(catalog),
         "servers": SERVERS,
         "documents": query.documents,
-        "statement": "hnsw" if query.documents > EXACT_LIMIT else "exact",
+        "statement_kind": "hnsw" if query.documents > EXACT_LIMIT else "exact",
         "messages": len(messages),
         "all_narrowed": all(narrowed),
-        "lexical_hits_mean": float(np.mean(hits)),
-        "lexical_hits_p90": float(np.percentile(hits, 90)),
-        "messages_over_include_limit": sum(h > INCLUDE_LIMIT for h in hits),
+        "lexical_hits_mean": float(np.mean(counts)),
+        "lexical_hits_p90": float(np.percentile(counts, 90)),
+        "messages_over_include_limit": sum(h > INCLUDE_LIMIT for h in counts),
         "multi_clause_share": float(np.mean([bool(p) for p in parts])),
         "clauses_mean_when_split": float(np.mean([len(p) for p in parts if p] or [0])),
         "indexing_seconds": indexing,
@@ -160,7 +170,9 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         table.add_column(column, justify="left" if column == "step" else "right")
     for name, label in (
         ("embed", "query embedding (bundled model)"),
-        ("statement", f"ranking statement ({report['statement']}, k {K})"),
+        ("statement", f"ranking statement ({report['statement_kind']}, k {K})"),
+        ("hits_indexed", "the same with the lexical hits: HNSW + an exact one for the hits"),
+        ("hits_exact", "the same with the lexical hits: one exact statement"),
         ("select_1", "SELECT 1"),
         ("dense", "select(), dense"),
         ("hybrid", "select(), hybrid (the default)"),

@@ -328,12 +328,12 @@ def keep(result: StudyResult, gain_sets: set[str]) -> tuple[str, tuple[str, ...]
                 gains.append(100 * (metrics.recall(12) - before.recall(12)))
             for cut in (5, 12):
                 change = 100 * (metrics.recall(cut) - before.recall(cut))
-                if change < -MAX_LOSS:
+                if change < -MAX_LOSS - 1e-9:  # exactly a point (3 cases of 300) is allowed
                     losses.append((change, f"{name} R@{cut} {change:+.1f}"))
         gain = float(np.mean(gains)) if gains else 0.0
         if losses:
             lost.append(f"{choice}: {min(losses)[1]}")
-        elif gain < MIN_GAIN:
+        elif gain < MIN_GAIN - 1e-9:
             lost.append(f"{choice}: fleets R@12 {gain:+.1f}")
         else:
             kept.append(choice)
