@@ -295,7 +295,7 @@ class ToolRetrievalClient:
         skip = frozenset(exclude)
         if self.mode == "dense":
             return await self._rank_sql(catalog, query, vector, k, skip)
-        lexical = lexical_hits(catalog, catalog_index(catalog).score_map(text), skip)
+        lexical = lexical_hits(catalog, catalog_index(catalog).evidence(text), skip)
         weight = profile_of(embedder).lexical_weight
 
         async def fetch(include: Sequence[str]) -> Ranking:

@@ -37,7 +37,7 @@ class LexicalHits:
     """One message's BM25 scores over a catalog and the candidates with lexical evidence."""
 
     scores: Mapping[str, float]
-    """Every tool's BM25 score (0 without evidence)."""
+    """The BM25 score of every tool with evidence (``BM25Index.evidence``); others score 0."""
     hits: tuple[str, ...]
     """Candidates (not core, not excluded) scoring above 0, best first, ties in catalog order."""
 
@@ -54,7 +54,8 @@ class LexicalHits:
 def lexical_hits(
     catalog: Catalog, scores: Mapping[str, float], exclude: Collection[str] = ()
 ) -> LexicalHits:
-    """The hits of ``scores`` (a ``BM25Index.score_map``) among the catalog's candidates."""
+    """The hits of ``scores`` (``BM25Index.evidence``, or ``score_map``) among the catalog's
+    candidates."""
     skip = set(exclude)
     hits = [
         name

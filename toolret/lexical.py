@@ -100,6 +100,12 @@ class BM25Index:
         """``scores`` by tool name."""
         return dict(zip(self.names, self.scores(query).tolist(), strict=True))
 
+    def evidence(self, query: str) -> dict[str, float]:
+        """The tools scoring above 0, by name: what hybrid ranking adds to (``fuse`` reads a
+        tool missing here as 0). Cheaper than ``score_map`` when few tools share the words."""
+        scores = self.scores(query)
+        return {self.names[i]: float(scores[i]) for i in np.flatnonzero(scores > 0)}
+
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
         """The ``k`` best tools with a score above zero, best first."""
         scores = self.scores(query)

@@ -186,7 +186,7 @@ class InMemoryRetriever:
         dense = await self._dense_scores(catalog, text)
         if self.mode == "dense":
             return Ranking(dense)
-        lexical = catalog_index(catalog).score_map(text)
+        lexical = catalog_index(catalog).evidence(text)
         return Ranking(fuse(dense, lexical, profile_of(self.embedder).lexical_weight))
 
     async def find_tools(

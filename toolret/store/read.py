@@ -42,10 +42,10 @@ class StoreReads(StorePool):
 
         ``include`` names candidates whose scores must come back too, wherever they rank: hybrid
         ranking asks for its lexical hits, so that its fused top ``k`` is exact
-        (``toolret.hybrid``). The exact statement scores every document anyway and returns them
-        in the same round trip; it ranks catalogs of up to twice ``exact_limit`` documents when
-        tools are named, where the HNSW statement would need a second, exact one for the named
-        tools it did not return (``python -m evals.perf.fleet`` measures both at 527 tools).
+        (``toolret.hybrid``). The exact statement scores every document anyway, and returns the
+        named tools in the same round trip; the HNSW statement takes a second, exact one for the
+        named tools it did not return. (Ranking a 527-tool fleet exactly instead, in one round
+        trip, cost more than the two: ``python -m evals.perf.fleet`` measures both.)
         """
         dimension = int(vector.shape[0])
         values = np.asarray(vector, dtype=np.float32)
@@ -54,9 +54,8 @@ class StoreReads(StorePool):
         wanted = query.candidates.intersection(include)
         if limit <= 0 and not wanted:
             return StoreRanking({}, (), published=True)
-        indexed = query.documents > self.exact_limit * (2 if wanted else 1)
         async with self._connection("ranking query") as connection:
-            if indexed and limit > 0:
+            if query.documents > self.exact_limit and limit > 0:
                 statement = hnsw_sql(
                     query.model_id, dimension, limit, query.max_documents_per_tool, query.score
                 )
