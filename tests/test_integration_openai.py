@@ -115,7 +115,7 @@ async def test_toolret_answers_a_client_tool_search_in_turkish_through_the_sdk(
     )
 
     items: list[Any] = [{"role": "user", "content": TURKISH}]
-    response = await client.responses.create(model="gpt-fake", input=items, tools=tools)
+    response = await client.responses.create(model="gpt-5.4", input=items, tools=tools)
     item = response.output[0]
     assert isinstance(item, ResponseToolSearchCall)
     output = await answer_responses_search(retriever, catalog, item)
@@ -129,7 +129,7 @@ async def test_toolret_answers_a_client_tool_search_in_turkish_through_the_sdk(
     assert "create_task" in [f["name"] for f in loaded["work"]["tools"]]
 
     items += [item.model_dump(exclude_none=True), output]
-    response = await client.responses.create(model="gpt-fake", input=items, tools=tools)
+    response = await client.responses.create(model="gpt-5.4", input=items, tools=tools)
     called = response.output[0]
     assert isinstance(called, ResponseFunctionToolCall)
     assert called_tool_name(catalog, called) == "work__create_task"
