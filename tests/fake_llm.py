@@ -184,20 +184,25 @@ def _message_events(message: dict[str, Any]) -> Iterator[str]:
     yield event("message_start", {"message": opening})
     for index, block in enumerate(message["content"]):
         kind = block["type"]
-        empty = {
-            "text": {"text": ""},
-            "thinking": {"thinking": "", "signature": ""},
-            "tool_use": {"input": {}},
-        }[kind]
-        yield event("content_block_start", {"index": index, "content_block": {**block, **empty}})
-        deltas = {
-            "text": [{"type": "text_delta", "text": block.get("text", "")}],
-            "thinking": [
-                {"type": "thinking_delta", "thinking": block.get("thinking", "")},
-                {"type": "signature_delta", "signature": block.get("signature", "")},
-            ],
-            "tool_use": [{"type": "input_json_delta", "partial_json": json.dumps(block["input"])}],
-        }[kind]
+        if kind == "text":
+            opening_block, deltas = (
+                {**block, "text": ""},
+                [{"type": "text_delta", "text": block["text"]}],
+            )
+        elif kind == "thinking":
+            opening_block, deltas = (
+                {**block, "thinking": "", "signature": ""},
+                [
+                    {"type": "thinking_delta", "thinking": block["thinking"]},
+                    {"type": "signature_delta", "signature": block["signature"]},
+                ],
+            )
+        else:
+            opening_block, deltas = (
+                {**block, "input": {}},
+                [{"type": "input_json_delta", "partial_json": json.dumps(block["input"])}],
+            )
+        yield event("content_block_start", {"index": index, "content_block": opening_block})
         for delta in deltas:
             yield event("content_block_delta", {"index": index, "delta": delta})
         yield event("content_block_stop", {"index": index})
