@@ -126,3 +126,38 @@ async def test_hybrid_stays_exact_when_the_lexical_hits_are_too_many_for_one_sta
         assert got.names == want.names, message
         assert got.scores == pytest.approx(want.scores, abs=1e-5)
     assert widened, "no message needed the second statement: the test proves nothing"
+
+
+@pytest.mark.parametrize("mode", ["dense", "hybrid"])
+async def test_tools_described_alike_tie_the_same_way_in_both_retrievers(
+    database_url: str, mode: RetrievalMode
+) -> None:
+    """A fleet lists two tools with the same description (toollens-dev has them): equal scores,
+    and the ``k``-th place between them. Both retrievers give it to the name that sorts first,
+    as the store's statements order them."""
+    same = "Authentication: not required. Returns the items of the service."
+    tools = [
+        *(
+            Tool(f"tool_{i:02d}", f"Synthetic tool {i} of a fleet, for a tie at the boundary.")
+            for i in range(20)
+        ),
+        Tool("zulu__items", same),
+        Tool("alpha__items", same),
+    ]
+    catalog = Catalog(tools)
+    memory = InMemoryRetriever(HashEmbedder(), mode=mode, time_budget=BUDGET)
+    await memory.index(catalog)
+    message = "which items does it return"
+    order = (await memory.rank(catalog, message)).scores
+    ranked = sorted(order, key=lambda name: -order[name])
+    k = min(ranked.index("alpha__items"), ranked.index("zulu__items")) + 1  # between the two
+    assert order["alpha__items"] == order["zulu__items"]
+    async with ToolRetrievalClient(
+        database_url, embedder=HashEmbedder(), mode=mode, k=k, time_budget=BUDGET
+    ) as client:
+        await client.index(catalog)
+        got = await client.select(catalog, message)
+    want = await memory.select(catalog, message, k=k)
+    assert got.names == want.names
+    assert "alpha__items" in got.names
+    assert "zulu__items" not in got.names

@@ -151,12 +151,16 @@ def needs_ranking(catalog: Catalog, k: int) -> bool:
 def top_k(
     catalog: Catalog, scores: Mapping[str, float], k: int, exclude: Iterable[str] = ()
 ) -> list[str]:
-    """The ``k`` best-scoring candidates; ties go to the tool earlier in the catalog."""
+    """The ``k`` best-scoring candidates; ties go to the tool whose name sorts first.
+
+    Ties are exact only between tools with the same documents (a fleet's servers listing two
+    tools described alike); the store's statements order them by name, so both retrievers pick
+    the same one."""
     skip = set(exclude)
     ranked = [
         name for name in scores if name in catalog and not catalog[name].core and name not in skip
     ]
-    return heapq.nsmallest(k, ranked, key=lambda name: (-scores[name], catalog.position(name)))
+    return heapq.nsmallest(k, ranked, key=lambda name: (-scores[name], name))
 
 
 def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:
