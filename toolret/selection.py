@@ -148,19 +148,26 @@ def needs_ranking(catalog: Catalog, k: int) -> bool:
     return len(catalog.candidates) > k
 
 
+SCORE_RESOLUTION = 1e-6
+"""Scores closer than this rank as ties (``top_k``)."""
+
+
 def top_k(
     catalog: Catalog, scores: Mapping[str, float], k: int, exclude: Iterable[str] = ()
 ) -> list[str]:
     """The ``k`` best-scoring candidates; ties go to the tool whose name sorts first.
 
-    Ties are exact only between tools with the same documents (a fleet's servers listing two
-    tools described alike); the store's statements order them by name, so both retrievers pick
-    the same one."""
+    Scores are compared to ``SCORE_RESOLUTION``: the store computes cosines in float32 in its
+    own order and numpy in another, so the same score differs by up to 3e-7 between the two
+    retrievers, and closer scores are ties. Ties (tools described alike score exactly the same)
+    go by name, as the store's statements order them, so both retrievers pick the same tools."""
     skip = set(exclude)
     ranked = [
         name for name in scores if name in catalog and not catalog[name].core and name not in skip
     ]
-    return heapq.nsmallest(k, ranked, key=lambda name: (-scores[name], name))
+    return heapq.nsmallest(
+        k, ranked, key=lambda name: (-round(scores[name] / SCORE_RESOLUTION), name)
+    )
 
 
 def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:
