@@ -71,6 +71,8 @@ ENQUEUE_GRACE = 1.0
 """Seconds ``aclose`` lets in-flight reindex requests finish before cancelling them."""
 ENQUEUE_TIMEOUT = 5.0
 """Seconds one reindex request may take (a Redis that accepts connections but never answers)."""
+TIE_SLACK = 2
+"""Rows past ``k``: a tie (``toolret.selection.top_k``) straddling the ``k``-th place is seen."""
 POOL_SHARE = 0.25
 """Of the time budget, how long a selection may wait for a pooled connection."""
 STATEMENT_SHARE = 0.5
@@ -320,7 +322,7 @@ class ToolRetrievalClient:
                 span.set_attribute("toolret.corpus_hash", query.corpus_hash)
                 span.set_attribute("toolret.documents", query.documents)
                 result: StoreRanking = await self.store.rank(
-                    query, vector, limit=k, exclude=exclude, include=include
+                    query, vector, limit=k + TIE_SLACK, exclude=exclude, include=include
                 )
         except NotIndexedError:
             self._ask_worker(catalog, query.corpus_hash)
