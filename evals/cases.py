@@ -12,8 +12,7 @@ attach to tools; cases are what the eval asks. A test rejects any example that e
 equals a case.
 
 Every case belongs to a scenario, one user need (the same request in other words or another
-language), and every scenario is in one of two halves, recorded in ``_SCENARIOS`` and fixed once
-and for all:
+language), and every scenario is in one of two halves, recorded in ``_SCENARIOS``:
 
 - ``TUNE``: the tuning half. Descriptions, examples, document templates and scoring may be
   changed to make these cases pass.
@@ -21,16 +20,22 @@ and for all:
   description or an example because a held-back case failed.
 
 The split is by scenario, so a case and its translations or near-equivalents sit in the same
-half: tuning on one cannot lift the other. Most tools have one scenario in all three languages,
-so a tool is mostly held back or mostly tuned on; each language is still about half held back
-(English 24 of 46, Arabic 22 of 46, Turkish 20 of 41). Scenarios whose situation a tool's
-description restates (written before any split) went to the tuning half where the balance
-allowed.
+half: tuning on one cannot lift the other. A scenario may move from held-back to tuning (when a
+description is found to restate it), never back. How it was built:
 
-Honest caveats: the descriptions and examples were written while every case was visible, so the
-held-back figures are still somewhat optimistic; and until issue 21 the split rotated each
-scenario's translations across halves, so held-back figures before that re-split are in-sample.
-From the split on, tuning looks only at the ``TUNE`` half.
+1. The 133 cases written before the split were grouped into scenarios, read against the
+   descriptions; the tuning half took those a description restates (it names the case's
+   situation, not just the operation any description of that tool must name), about half of
+   each language; five held-back scenarios found restated on a closer reading moved there too.
+2. Every non-core tool then lacked held-back cases in some language, so new held-back scenarios
+   were written for them, in situations no description or example names: every non-core tool
+   has a held-back case in every language, and the held-back half is now a little more than
+   half (English 38 of 65, Arabic 40 of 69, Turkish 38 of 64).
+
+Honest caveats: the descriptions and examples were written while the first 133 cases were
+visible, so held-back figures on those are still somewhat optimistic; before this split each
+scenario's translations were rotated across halves, so held-back figures from before it are
+in-sample. From the split on, tuning looks only at the ``TUNE`` half.
 """
 
 from __future__ import annotations
@@ -97,16 +102,11 @@ _SCENARIOS: dict[str, Split] = {
     "delete-campaigns-object": HELD,
     "add-a-field-to-units": HELD,
     "make-a-field-mandatory": HELD,
-    "delete-the-fax-field": HELD,
-    "how-objects-connect": HELD,
     "drop-a-relation": HELD,
-    "unlink-wrongly-linked-records": HELD,
     "which-views-exist": HELD,
     "hide-a-column-and-sort-a-view": HELD,
-    "delete-an-old-view": HELD,
     "what-the-team-wrote": HELD,
     "note-on-a-client-record": HELD,
-    "delete-a-duplicate-task": HELD,
     "note-and-reminder": HELD,
     "field-and-view-on-it": HELD,
     "mark-sold-and-export": HELD,
@@ -116,6 +116,35 @@ _SCENARIOS: dict[str, Split] = {
     "calendar-view": HELD,
     "postpone-a-task": HELD,
     "new-deal-and-follow-up-task": HELD,
+    # held back from the start: written after the re-split
+    "purge-a-dropped-buildings-units": HELD,
+    "fold-an-imported-unit-into-its-copy": HELD,
+    "who-edited-a-disputed-record": HELD,
+    "describe-an-object-for-newcomers": HELD,
+    "drop-a-field-we-may-not-keep": HELD,
+    "leading-zero-lost": HELD,
+    "reorder-and-recolour-a-dropdown": HELD,
+    "can-a-unit-have-two-owners": HELD,
+    "parking-bay-goes-with-a-flat": HELD,
+    "vendor-contract-ended": HELD,
+    "how-a-board-is-grouped": HELD,
+    "campaign-over-remove-its-board": HELD,
+    "colleagues-open-tasks-before-leave": HELD,
+    "reopen-a-task-closed-too-early": HELD,
+    "viewing-cancelled-drop-its-reminder": HELD,
+    "prebuilt-for-holiday-rentals": HELD,
+    "install-the-pack-we-looked-at": HELD,
+    "who-has-admin-rights": HELD,
+    "board-was-better-before-your-change": HELD,
+    "lease-extended-new-end-date": HELD,
+    "set-a-field-on-many": HELD,
+    "payments-to-open-elsewhere": HELD,
+    "track-keys-handed-out": HELD,
+    "relate-maintenance-reports-to-units": HELD,
+    "fix-a-misspelt-surname": HELD,
+    "total-rent-collected": HELD,
+    "saved-list-of-late-payers": HELD,
+    "delegate-a-photo-shoot": HELD,
     # tuning
     "record-status-or-stage": TUNE,
     "contact-detail-changed": TUNE,
@@ -143,6 +172,14 @@ _SCENARIOS: dict[str, Split] = {
     "purge-old-lost-leads": TUNE,
     "export-tenants-for-accountant": TUNE,
     "average-rent": TUNE,
+    # tuning: held back at first, then found restated by their tool's description (written
+    # while every case was visible): the description names the case's situation, not just the
+    # tool's operation
+    "how-objects-connect": TUNE,
+    "unlink-wrongly-linked-records": TUNE,
+    "delete-the-fax-field": TUNE,
+    "delete-an-old-view": TUNE,
+    "delete-a-duplicate-task": TUNE,
 }
 """Each scenario's half. The rows (``evals.cases_en``, ``evals.cases_ar``, ``evals.cases_tr``)
 name their scenario; a scenario's cases in every language share its half, so no case has a

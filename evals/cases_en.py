@@ -187,4 +187,101 @@ ROWS: tuple[tuple[str, ...], ...] = (
         "find_records",
         "update_record",
     ),
+    # written after the re-split, held back from the start: tools whose held-back cases their
+    # description restates, or that had no held-back case in this language
+    (
+        "purge-a-dropped-buildings-units",
+        "We stopped managing Pearl Tower, delete all of its units from the CRM",
+        "bulk_delete_records",
+    ),
+    (
+        "fold-an-imported-unit-into-its-copy",
+        "Unit A-7 exists once from the import and once typed in by hand; fold them into one and "
+        "keep the imported price",
+        "merge_records",
+    ),
+    (
+        "who-edited-a-disputed-record",
+        "Mona swears she never edited the Al Safa deal; check which edits on it were hers",
+        "record_history",
+    ),
+    (
+        "describe-an-object-for-newcomers",
+        "Give the Buildings object a short description so new agents know what belongs in it",
+        "update_object",
+    ),
+    (
+        "drop-a-field-we-may-not-keep",
+        "Legal says we can't store tenants' marital status any more; remove that field with all "
+        "its data",
+        "delete_field",
+    ),
+    (
+        "leading-zero-lost",
+        "Owners' phone numbers lose their leading zero because the field holds numbers; switch "
+        "it to a phone field",
+        "change_field_type",
+    ),
+    (
+        "reorder-and-recolour-a-dropdown",
+        "In the lead source dropdown, move 'Instagram' to the top and make it purple",
+        "manage_field_options",
+    ),
+    (
+        "can-a-unit-have-two-owners",
+        "Can one unit have two owners in our data model, or is the owner link single?",
+        "list_relations",
+    ),
+    (
+        "parking-bay-goes-with-a-flat",
+        "Parking bay P-14 now goes with apartment 902; tie the two together",
+        "link_records",
+    ),
+    (
+        "vendor-contract-ended",
+        "Al Bustan Cleaning's contract for Tower C has ended; cut the vendor's connection to "
+        "that building",
+        "unlink_records",
+    ),
+    (
+        "how-a-board-is-grouped",
+        "Is the 'Vacant units' board grouped by building or by floor?",
+        "get_view",
+    ),
+    (
+        "campaign-over-remove-its-board",
+        "The Ramadan campaign is over, take down its board of leads",
+        "delete_view",
+    ),
+    (
+        "colleagues-open-tasks-before-leave",
+        "Reem goes on leave tomorrow; what follow-ups does she still have open?",
+        "list_tasks",
+    ),
+    (
+        "reopen-a-task-closed-too-early",
+        "The client hasn't actually signed yet, reopen the 'collect the signed contract' to-do",
+        "update_task",
+    ),
+    (
+        "viewing-cancelled-drop-its-reminder",
+        "The Friday viewing got cancelled, so scrap the reminder to pick up the keys",
+        "delete_task",
+    ),
+    (
+        "prebuilt-for-holiday-rentals",
+        "Do you have anything prebuilt for holiday-home rentals? What would it add?",
+        "browse_catalog",
+    ),
+    (
+        "install-the-pack-we-looked-at",
+        "Put the brokerage pack we looked at yesterday into our workspace",
+        "install_template",
+    ),
+    ("who-has-admin-rights", "Which of us have admin rights here?", "list_members"),
+    (
+        "board-was-better-before-your-change",
+        "Actually the board looked better before what you just did; put it back as it was",
+        "undo_last_change",
+    ),
 )
