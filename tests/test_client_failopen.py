@@ -23,8 +23,8 @@ from tests.tools import crm_catalog
 from toolret import BundledE5Embedder, StoreError
 from toolret.client import POOL_SHARE, ToolRetrievalClient
 from toolret.embedders.base import Embedder
-from toolret.schema import READER_ROLE
 from toolret.selection import DEFAULT_TIME_BUDGET, Mode, Reason, Selection
+from toolret.store.schema import READER_ROLE
 
 K = 3
 MESSAGE = "Delete the duplicate contact for Acme Corp"

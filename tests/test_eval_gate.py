@@ -1,11 +1,11 @@
-"""The CI gate (``evals.gate``): both retrievers, the bundled model, dense, with examples.
+"""The CI gate (``evals.recall.gate``): both retrievers, the bundled model, dense, with examples.
 
 Every case must narrow; held-back R@5 and R@12 per language must stay at or above the
-thresholds, which ``python -m evals.gate --calibrate`` derives from perturbed runs. Misses are
-listed in the terminal summary, not asserted one by one, so a case drifting across a cut-off on
-another CPU does not fail the build. A perturbed re-run proves the margin (vectors moved three
-times as far as two builds of the model's engine move them still pass), and the weaker
-retrievers (dense without examples, BM25 with and without) fail it.
+thresholds, which ``python -m evals.recall.gate --calibrate`` derives from perturbed runs.
+Misses are listed in the terminal summary, not asserted one by one, so a case drifting across a
+cut-off on another CPU does not fail the build. A perturbed re-run proves the margin (vectors
+moved three times as far as two builds of the model's engine move them still pass), and the
+weaker retrievers (dense without examples, BM25 with and without) fail it.
 
 When the gate fails, fix the change, or the descriptions and examples against the *tuning*
 half's cases; never loosen the thresholds or edit the held-back cases.
@@ -18,20 +18,27 @@ from pathlib import Path
 
 import pytest
 
-from evals.cases import CASES, HELD, LANGUAGES, TUNE
-from evals.gate import CUTS, DRIFT, WEAKER, GateReport, PerturbedEmbedder, gate_report
-from evals.gate import in_memory_selections as select_in_memory
-from evals.memo import MemoEmbedder
-from evals.roster import build_catalog
-from evals.runner import run
+from evals.data.cases import CASES, HELD, LANGUAGES, TUNE
+from evals.recall.gate import (
+    CUTS,
+    DRIFT,
+    WEAKER,
+    GateReport,
+    PerturbedEmbedder,
+    gate_report,
+    in_memory_selections as select_in_memory,
+)
+from evals.recall.runner import run
 from tests.gate_summary import record_gate
+from toolret.bench.memo import MemoEmbedder
 from toolret.client import ToolRetrievalClient
+from toolret.demo.roster import build_catalog
 from toolret.embedders.base import embed_role
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.indexing import index_catalog
 from toolret.profile import corpus_documents
 from toolret.settings import RetrievalMode
-from toolret.store import VectorStore
+from toolret.store.vector_store import VectorStore
 
 pytestmark = pytest.mark.slow
 
