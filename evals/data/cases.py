@@ -32,9 +32,11 @@ description is found to restate it), never back. How it was built:
    half (English 38 of 65, Arabic 40 of 69, Turkish 38 of 64).
 
 Honest caveats: the descriptions and examples were written while the first 133 cases were
-visible, so held-back figures on those are still somewhat optimistic; before this split each
-scenario's translations were rotated across halves, so held-back figures from before it are
-in-sample. From the split on, tuning looks only at the ``TUNE`` half.
+visible, and earlier ranking choices were made on the old tuning half, which held translations
+of cases now held back, so held-back figures on those 133 are still somewhat optimistic (the new
+ones carry neither bias); before this split each scenario's translations were rotated across
+halves, so held-back figures from before it are in-sample. From the split on, tuning looks only
+at the ``TUNE`` half.
 """
 
 from __future__ import annotations
