@@ -5,16 +5,14 @@
         more = await client.find_tools(catalog, "attach a file to a task", bound=sel.names)
         await client.index(catalog)                                # embed what is missing, inline
 
-A selection costs one query embedding (cached per text, so a ReAct loop pays once) and one SQL
-round trip on a pooled connection; hybrid ranking (the default) adds BM25 over the catalog in
-process and asks that statement for its lexical hits' scores too (``toolret.hybrid``). Every
-failure — database unreachable, pool exhausted, statement timeout, nothing published for this
-catalog, embedder error — sends the full roster with the reason, within the time budget
-(``toolret.selection.select_guarded``). When the catalog's corpus is not published and a Redis
-URL is configured, the client asks the worker to index it, in the background: a selection never
-waits for it. It asks again, with a backoff per corpus (5 s doubling to 5 min,
-``toolret.backoff.Backoff``), until the corpus is served — so a request lost to a Redis outage,
-or a corpus garbage-collected later, recovers without a restart.
+A selection costs one query embedding (cached per text, so a ReAct loop pays once) and one SQL round
+trip on a pooled connection; hybrid ranking (the default) adds BM25 over the catalog in process and
+asks that statement for its lexical hits' scores too (``toolret.hybrid``). Every failure — database
+unreachable, pool exhausted, statement timeout, nothing published for this catalog, embedder error —
+sends the full roster with the reason, within the time budget
+(``toolret.selection.select_guarded``). A corpus not published yet is asked of the worker in the
+background (with a Redis URL), and asked again with a backoff per corpus until it is served, so a
+request lost to a Redis outage, or a corpus garbage-collected later, recovers by itself.
 """
 
 from __future__ import annotations
@@ -47,13 +45,14 @@ from toolret.metrics import record_selection, record_step, tracer
 from toolret.profile import profile_of
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
+    TIE_SLACK,
     Ranking,
     Selection,
     SelectionPolicy,
     discover,
     select_guarded,
 )
-from toolret.settings import MODES, RetrievalMode, Settings, make_embedder
+from toolret.settings import RetrievalMode, Settings, make_embedder, retrieval_mode
 from toolret.store.sql import EXACT_LIMIT, CatalogQuery
 from toolret.store.types import StoreRanking
 from toolret.store.vector_store import VectorStore
@@ -71,8 +70,11 @@ ENQUEUE_GRACE = 1.0
 """Seconds ``aclose`` lets in-flight reindex requests finish before cancelling them."""
 ENQUEUE_TIMEOUT = 5.0
 """Seconds one reindex request may take (a Redis that accepts connections but never answers)."""
-TIE_SLACK = 2
-"""Rows past ``k``: a tie (``toolret.selection.top_k``) straddling the ``k``-th place is seen."""
+REASK_AFTER = 5.0
+"""Seconds before the client asks the worker again to index a corpus that is still not served;
+the wait doubles after each ask, up to ``REASK_AT_MOST``."""
+REASK_AT_MOST = 300.0
+"""The longest wait between two asks for the same corpus."""
 POOL_SHARE = 0.25
 """Of the time budget, how long a selection may wait for a pooled connection."""
 STATEMENT_SHARE = 0.5
@@ -88,22 +90,21 @@ client's deadline comes first and the connection, abandoned mid-query, is thrown
 class ToolRetrievalClient:
     """Selects tools for a message from vectors in Postgres/pgvector.
 
-    ``database_url`` defaults to ``TOOLRET_DATABASE_URL``, else ``DATABASE_URL``; ``embedder``
-    to the one the environment configures (Gemini with a key, else the bundled model); ``k``,
-    ``time_budget`` (seconds) and ``redis_url`` to ``TOOLRET_K``, ``TOOLRET_TIME_BUDGET_MS``
-    and ``REDIS_URL``. Pass ``store`` to share a ``VectorStore`` (the client then leaves it
-    open). The pool's checkout timeout defaults to a quarter of the time budget
-    (``POOL_SHARE``) and the server-side statement timeout to half of it
-    (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck query is
-    cancelled by the server, keeping its connection, before the budget runs out.
-    ``reindex_backoff`` spaces the requests to index an unserved corpus (default: 5 s,
-    doubling to 5 min, per corpus, reset once it is served).
+    ``database_url`` defaults to ``TOOLRET_DATABASE_URL``, else ``DATABASE_URL``; ``embedder`` to
+    the one the environment configures (Gemini with a key, else the bundled model); ``mode``, ``k``,
+    ``time_budget`` (seconds) and ``redis_url`` to ``TOOLRET_MODE`` (``hybrid``:
+    ``toolret.hybrid``), ``TOOLRET_K``, ``TOOLRET_TIME_BUDGET_MS`` and ``REDIS_URL``. Pass ``store``
+    to share a ``VectorStore`` (the client then leaves it open). The pool's checkout timeout
+    defaults to a quarter of the time budget (``POOL_SHARE``) and the server-side statement timeout
+    to half of it (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck
+    query is cancelled by the server, keeping its connection, before the budget runs out.
+    ``reindex_backoff`` spaces the requests to index an unserved corpus (default: ``REASK_AFTER``,
+    doubling up to ``REASK_AT_MOST``, per corpus, reset once it is served).
 
-    A client is used by one event loop. It opens on first use or ``async with``, which also
-    warms the embedder up (loads the bundled model), so the first selection is not the one
-    that pays for it; a warm-up that fails is logged and never raised. After
-    ``aclose()`` it cannot be reopened (``ClientStateError``) and ``select`` sends the full
-    roster.
+    A client is used by one event loop. It opens on first use or ``async with``, which also warms
+    the embedder up (loads the bundled model), so the first selection is not the one that pays for
+    it; a warm-up that fails is logged and never raised. After ``aclose()`` it cannot be reopened
+    (``ClientStateError``) and ``select`` sends the full roster.
     """
 
     def __init__(
@@ -125,10 +126,7 @@ class ToolRetrievalClient:
         reindex_backoff: Backoff | None = None,
     ) -> None:
         settings = settings or Settings()
-        mode = settings.mode if mode is None else mode
-        if mode not in MODES:
-            raise ConfigurationError(f"unknown retrieval mode {mode!r}; use one of {MODES}")
-        self.mode: RetrievalMode = mode
+        self.mode: RetrievalMode = retrieval_mode(settings.mode if mode is None else mode)
         self.k = settings.k if k is None else k
         self.time_budget = settings.time_budget if time_budget is None else time_budget
         self.redis_url = redis_url or settings.redis_url
@@ -163,7 +161,7 @@ class ToolRetrievalClient:
             weakref.WeakKeyDictionary()
         )
         self._queue: ReindexQueue | None = None
-        self._reindex_backoff = reindex_backoff or Backoff()
+        self._reindex_backoff = reindex_backoff or Backoff(REASK_AFTER, REASK_AT_MOST)
         self._feedback: FeedbackSender | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._entered = False
@@ -295,15 +293,16 @@ class ToolRetrievalClient:
         query = self._query(catalog, embedder)
         vector = await self._embed(embedder, text)
         skip = frozenset(exclude)
-        if self.mode == "dense":
-            return await self._rank_sql(catalog, query, vector, k, skip)
-        lexical = lexical_hits(catalog, catalog_index(catalog).evidence(text), skip)
-        weight = profile_of(embedder).lexical_weight
 
-        async def fetch(include: Sequence[str]) -> Ranking:
+        async def fetch(include: Sequence[str] = ()) -> Ranking:
             return await self._rank_sql(catalog, query, vector, k, skip, include)
 
-        return await rank_hybrid(catalog, lexical, fetch, weight, k, skip)
+        if self.mode == "dense":
+            return await fetch()
+        lexical = lexical_hits(catalog, catalog_index(catalog).evidence(text), skip)
+        return await rank_hybrid(
+            catalog, lexical, fetch, profile_of(embedder).lexical_weight, k, skip
+        )
 
     async def _rank_sql(
         self,

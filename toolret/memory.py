@@ -22,7 +22,7 @@ from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, Vector, Vectors, embed_role
 from toolret.embedders.cache import with_query_cache
 from toolret.embedders.guard import warm_up_quietly
-from toolret.errors import ConfigurationError, EmbedderUnavailableError, NotIndexedError
+from toolret.errors import EmbedderUnavailableError, NotIndexedError
 from toolret.lexical import catalog_index, fuse
 from toolret.profile import ToolScore, corpus_documents, corpus_hash, profile_of
 from toolret.selection import (
@@ -33,7 +33,7 @@ from toolret.selection import (
     discover,
     select_guarded,
 )
-from toolret.settings import MODES, RetrievalMode, Settings, make_embedder
+from toolret.settings import RetrievalMode, Settings, make_embedder, retrieval_mode
 from toolret.tool import Document, Role, Tool
 
 __all__ = ["DenseIndex", "InMemoryRetriever"]
@@ -131,10 +131,7 @@ class InMemoryRetriever:
         time_budget: float | None = None,
     ) -> None:
         settings = Settings()
-        mode = settings.mode if mode is None else mode
-        if mode not in MODES:
-            raise ConfigurationError(f"unknown retrieval mode {mode!r}; use one of {MODES}")
-        self.mode = mode
+        self.mode: RetrievalMode = retrieval_mode(settings.mode if mode is None else mode)
         self.k = settings.k if k is None else k
         self.time_budget = settings.time_budget if time_budget is None else time_budget
         self._embedder = embedder if embedder is None else with_query_cache(embedder)

@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_K",
     "DEFAULT_TIME_BUDGET",
     "MAX_DISCOVERED_TOOLS",
+    "TIE_SLACK",
     "FoundTools",
     "Mode",
     "Ranking",
@@ -150,6 +151,9 @@ def needs_ranking(catalog: Catalog, k: int) -> bool:
 
 SCORE_RESOLUTION = 1e-6
 """Scores closer than this rank as ties (``top_k``)."""
+TIE_SLACK = 2
+"""Tools a retriever that ranks only the best few (the client's statement) ranks past ``k``: a
+tie straddling the ``k``-th place is then broken by ``top_k``, as in the in-memory retriever."""
 
 
 def top_k(
