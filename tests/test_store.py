@@ -254,6 +254,29 @@ async def test_a_tool_without_a_published_vector_is_bound_unranked(store: Vector
     assert not ranking.published
 
 
+@pytest.mark.parametrize("regime", ["exact", "hnsw"])
+async def test_tools_asked_for_in_an_unpublished_version_are_bound_unranked(
+    database_url: str, regime: str
+) -> None:
+    """The index finds nothing for a corpus not yet published; the exact statement still ranks
+    what earlier versions hold, the tools asked for among them."""
+    version1 = synthetic_catalog(12, examples=1)
+    tools = list(version1.tools)
+    tools.append(Tool("brand_new", "A tool added in version two that has no vector at all yet."))
+    version2 = Catalog(tools)
+    rng = np.random.default_rng(9)
+    async with VectorStore.from_url(
+        database_url, exact_limit=10_000 if regime == "exact" else 0
+    ) as store:
+        await publish_random(store, version1, MODEL, rng)
+        ranking = await store.rank(
+            _query(version2), unit_vectors(rng, 1)[0], limit=3, include=["tool_9", "brand_new"]
+        )
+    assert "tool_9" in ranking.scores
+    assert ranking.unranked == ("brand_new",)
+    assert not ranking.published
+
+
 async def test_an_empty_table_is_not_indexed(store: VectorStore) -> None:
     catalog = synthetic_catalog(20)
     with pytest.raises(NotIndexedError) as raised:
