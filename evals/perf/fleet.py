@@ -11,8 +11,8 @@ For every eval message, interleaved so that load falls on all alike:
 
 - the query embedding alone (the bundled model, nothing cached);
 - the dense ranking statement alone (``VectorStore.rank``, k 12) and a bare ``SELECT 1``;
-- the ranking with the message's lexical hits asked for (``include=``), through the HNSW
-  statement and a second, exact one for the hits, and through one exact statement;
+- the same statement with the message's lexical hits scored in it (``include=``, what hybrid
+  sends), and the same forced to rank exactly;
 - ``select()`` end to end in dense and in hybrid mode, each message seen for the first time;
 - what ranking each clause of the message would add: one more embedding per clause
   (``toolret.bench.studies.fleet.clauses``, sentences and "and"/"then", at least 3 words).
@@ -187,8 +187,8 @@ def print_report(report: dict[str, Any], console: Console) -> None:
     for name, label in (
         ("embed", "query embedding (bundled model)"),
         ("statement", f"ranking statement ({report['statement_kind']}, k {K})"),
-        ("hits_indexed", "the same with the lexical hits: HNSW + an exact one for the hits"),
-        ("hits_exact", "the same with the lexical hits: one exact statement"),
+        ("hits_indexed", "the same, the lexical hits scored in it (hybrid's statement)"),
+        ("hits_exact", "the same forced exact, the lexical hits scored in it"),
         ("select_1", "SELECT 1"),
         ("dense", "select(), dense"),
         ("hybrid", "select(), hybrid (the default)"),
