@@ -17,6 +17,7 @@ Every error toolret raises is a ``ToolretError``; each carries the object it is 
     ├── StoreError                   the vector store failed (unreachable, timeout, bad schema)
     │   ├── NotIndexedError          the catalog has no published vectors for this model yet
     │   ├── SchemaMissingError       toolret's tables are missing or older than this toolret
+    │   ├── StoreUnavailableError    Postgres cannot be reached (down, restarting, connection lost)
     │   └── CorpusIncompleteError    publishing a corpus some of whose documents have no vector
     ├── QueueError                   Redis could not be reached, or refused a reindex job
     └── ClientStateError             a closed client was used or reopened
@@ -43,6 +44,7 @@ __all__ = [
     "QueueError",
     "SchemaMissingError",
     "StoreError",
+    "StoreUnavailableError",
     "ToolDescriptionError",
     "ToolNameCollisionError",
     "ToolTextError",
@@ -148,6 +150,13 @@ class SchemaMissingError(StoreError):
     def __init__(self, message: str, *, database: str) -> None:
         super().__init__(message)
         self.database = database
+
+
+class StoreUnavailableError(StoreError):
+    """Postgres cannot be reached: refused, gone mid-statement, starting up or shutting down.
+
+    An outage, not a fault of the work asked for: the worker waits it out and retries.
+    """
 
 
 class QueueError(ToolretError):

@@ -28,11 +28,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from toolret.embedders.base import Vector
-from toolret.errors import StoreError
+from toolret.errors import StoreError, StoreUnavailableError
 from toolret.feedback import HIT, MISS, TurnFeedback
 from toolret.learning import Decision, LearningPolicy, VectorSpace, learned_key
 from toolret.profile import DEFAULT_PROFILE, ToolScore
-from toolret.store import VectorStore
+from toolret.store import VectorStore, unreachable
 
 __all__ = [
     "DayStats",
@@ -365,9 +365,10 @@ class FeedbackStore:
                 await connection.execute(text("SET LOCAL statement_timeout = 0"))
                 yield connection
         except SQLAlchemyError as error:
-            raise StoreError(f"feedback operation failed: {error}") from error
+            kind = StoreUnavailableError if unreachable(error) else StoreError
+            raise kind(f"feedback operation failed: {error}") from error
         except OSError as error:
-            raise StoreError(f"cannot reach the database: {error}") from error
+            raise StoreUnavailableError(f"cannot reach the database: {error}") from error
 
 
 def _array(value: Any) -> Vector:

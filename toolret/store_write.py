@@ -19,7 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from toolret import store_sql as sql
-from toolret.errors import StoreError
+from toolret.errors import StoreError, StoreUnavailableError
 from toolret.schema import HNSW_MAX_DIMENSION, hnsw_index_name, hnsw_index_sql
 from toolret.store_types import CorpusIncompleteError, VectorRow
 
@@ -190,22 +190,23 @@ class StoreWrites:
         outside the pool (it never takes a request's slot), closed afterwards: no pooled
         connection can ever keep the lock, and a crashed holder releases it.
         """
-        from toolret.store import _DISCONNECTS, CONNECT_FIX  # toolret.store imports us
+        from toolret.store import _DISCONNECTS, CONNECT_FIX, unreachable  # it imports us
 
         key = _lock_key("corpus", model_id, corpus_hash)
         _, parameters = self.engine.dialect.create_connect_args(self.engine.url)
         try:
             connection = await asyncpg.connect(**parameters, timeout=self._connect_timeout)
         except (asyncpg.PostgresError, *_DISCONNECTS, TimeoutError) as error:
-            raise StoreError(
-                f"cannot connect to the database ({error!r}): {CONNECT_FIX}"
-            ) from error
+            kind = StoreUnavailableError if unreachable(error) else StoreError
+            raise kind(f"cannot connect to the database ({error!r}): {CONNECT_FIX}") from error
         try:
             await connection.execute("SET statement_timeout = 0")
             await connection.execute("SELECT pg_advisory_lock($1)", key)
         except BaseException as error:
             connection.terminate()
-            if isinstance(error, (asyncpg.PostgresError, *_DISCONNECTS)):
+            if isinstance(error, _DISCONNECTS):
+                raise StoreUnavailableError(f"cannot take the indexing lock: {error}") from error
+            if isinstance(error, asyncpg.PostgresError):
                 raise StoreError(f"cannot take the indexing lock: {error}") from error
             raise
         try:
