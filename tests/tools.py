@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toolret import Catalog, Tool
+from toolret.demo_roster import DOMAINS
 
 CRM_TOOLS = [
     Tool(
@@ -66,8 +67,8 @@ CRM_TOOLS = [
 
 
 def crm_catalog() -> Catalog:
-    """Eleven tools, two of them core: nine candidates."""
-    return Catalog(CRM_TOOLS)
+    """Eleven tools, two of them core: nine candidates; in the demo CRM's domain order."""
+    return Catalog(CRM_TOOLS, domain_rank=DOMAINS)
 
 
 def numbered_catalog(candidates: int, *, core: int = 1) -> Catalog:

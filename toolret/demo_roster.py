@@ -22,6 +22,7 @@ from toolret.tool import Tool
 
 __all__ = [
     "CORE",
+    "DOMAINS",
     "EVAL_MIN_DESCRIPTION_LENGTH",
     "TOOLS",
     "build_catalog",
@@ -32,6 +33,20 @@ __all__ = [
 EVAL_MIN_DESCRIPTION_LENGTH = 200
 """The eval's minimum description length: stricter than the library's, because the description
 is the primary retrieval signal and a thin one makes a tool hard to reach in any language."""
+
+DOMAINS = (
+    "records",
+    "objects",
+    "fields",
+    "relations",
+    "views",
+    "comments",
+    "tasks",
+    "catalog",
+    "meta",
+)
+"""The CRM's domains in delivery order: the roster's tools come in this order (a catalog of
+the application's own orders domains as they first appear unless told otherwise)."""
 
 CORE = ("find_records", "get_record", "list_objects", "inspect_schema", "get_workspace_context")
 """Always bound: the agent can always see the data model and find and read records."""
@@ -532,7 +547,7 @@ def build_catalog(*, examples: bool = True) -> Catalog:
         dataclasses.replace(tool, examples=_examples_of(tool.name)) if examples else tool
         for tool in TOOLS
     ]
-    return Catalog(tools, core=CORE)
+    return Catalog(tools, core=CORE, domain_rank=DOMAINS)
 
 
 def _examples_of(name: str) -> tuple[str, ...]:

@@ -41,7 +41,7 @@ __all__ = [
     "stop_local_server",
 ]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.store")
 
 DATABASE = "toolret"
 """The database toolret uses inside the embedded server."""

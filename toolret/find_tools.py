@@ -30,7 +30,7 @@ __all__ = [
     "find_tools_definition",
 ]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.selection")
 
 FIND_TOOLS_NAME = "find_tools"
 FindToolsShape = Literal["openai", "openai_responses", "anthropic", "mcp"]

@@ -62,7 +62,7 @@ __all__ = [
     "asyncpg_url",
 ]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.store")
 
 DEFAULT_EF_SEARCH = 100
 """``hnsw.ef_search``: candidates an HNSW scan keeps (recall@12 0.99 at 10,000 tools)."""

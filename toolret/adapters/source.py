@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict, TypeVar
 
-from toolret.catalog import DEFAULT_DOMAIN_RANK, MIN_DESCRIPTION_LENGTH, Catalog
+from toolret.catalog import MIN_DESCRIPTION_LENGTH, Catalog
 from toolret.errors import CatalogSourceError, DuplicateToolError
 from toolret.selection import Selection
 from toolret.tool import Tool
@@ -116,7 +116,7 @@ def build_catalog(
     domain: PerTool = None,
     category: PerTool = None,
     keywords: Mapping[str, Sequence[str]] | None = None,
-    domain_rank: Sequence[str] = DEFAULT_DOMAIN_RANK,
+    domain_rank: Sequence[str] = (),
     min_description_length: int = MIN_DESCRIPTION_LENGTH,
     third_party: bool = True,
 ) -> Catalog:
