@@ -104,9 +104,7 @@ class Catalog:
         self.min_description_length = min_description_length
         self.warnings: tuple[CatalogWarning, ...] = tuple(warnings)
         """What is wrong with third-party tools that were kept, in the order given."""
-        self.tools: tuple[Tool, ...] = tuple(
-            sorted(given, key=lambda t: rank[t.domain.casefold()])
-        )
+        self.tools: tuple[Tool, ...] = tuple(sorted(given, key=lambda t: rank[t.domain.casefold()]))
         self._position = {tool.name: i for i, tool in enumerate(self.tools)}
 
     def __len__(self) -> int:
