@@ -14,18 +14,18 @@ from itertools import product
 
 import pytest
 
-from evals.cases import CASES, OFF_TOPIC, cases_in
-from evals.examples import EXAMPLES
-from evals.roster import (
+from evals.data.cases import CASES, OFF_TOPIC, cases_in
+from toolret.catalog import MIN_DESCRIPTION_LENGTH
+from toolret.demo.examples import EXAMPLES
+from toolret.demo.roster import (
     CORE,
+    DOMAINS,
     EVAL_MIN_DESCRIPTION_LENGTH,
     TOOLS,
     build_catalog,
     catalog,
     catalog_without_examples,
 )
-from toolret.catalog import MIN_DESCRIPTION_LENGTH
-from toolret.demo_roster import DOMAINS
 
 NAMES = {tool.name for tool in TOOLS}
 NON_CORE = sorted(NAMES - set(CORE))

@@ -35,7 +35,7 @@ from tests.tools import crm_catalog
 from toolret import Catalog, Settings
 from toolret.errors import StoreUnavailableError
 from toolret.queue import QUEUE_NAME, ReindexQueue
-from toolret.store import VectorStore
+from toolret.store.vector_store import VectorStore
 from toolret.worker.jobs import MAX_TRIES
 
 REPO = Path(__file__).resolve().parent.parent

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolret import Catalog, Tool
-from toolret.demo_roster import DOMAINS
+from toolret.demo.roster import DOMAINS
 
 CRM_TOOLS = [
     Tool(
