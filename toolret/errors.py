@@ -10,6 +10,7 @@ Every error toolret raises is a ``ToolretError``; each carries the object it is 
     │   ├── ToolDescriptionError     an empty or too-thin description (of a tool the app wrote)
     │   ├── ToolTextError            a character Postgres or model APIs cannot carry (NUL, ...)
     │   ├── UnknownCoreToolError     a core tool that is not in the catalog
+    │   ├── AmbiguousToolNameError   a bare MCP tool name that several servers list
     │   └── CatalogSourceError       tool JSON / MCP listings / a catalog spec that cannot be read
     ├── ConfigurationError           settings that cannot work (bad URL, unknown mode, ...)
     ├── EmbedderError                an embedding call failed
@@ -31,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 __all__ = [
+    "AmbiguousToolNameError",
     "CatalogError",
     "CatalogSourceError",
     "ClientStateError",
@@ -105,6 +107,17 @@ class ToolTextError(CatalogError):
 
 class UnknownCoreToolError(CatalogError):
     """A core tool named that is not in the catalog."""
+
+
+class AmbiguousToolNameError(CatalogError):
+    """A tool named by its bare MCP name (``core=["search"]``) that several servers list.
+
+    ``candidates`` holds the catalog names (``server__tool``) it could mean; name one of them.
+    """
+
+    def __init__(self, message: str, *, tool: str, candidates: Sequence[str]) -> None:
+        super().__init__(message, tool=tool)
+        self.candidates = tuple(candidates)
 
 
 class CatalogSourceError(CatalogError):
