@@ -102,7 +102,7 @@ async def shutdown(ctx: dict[str, Any]) -> None:
 
 
 class WorkerSettings:
-    """arq's settings for the toolret worker (``arq workers.WorkerSettings``).
+    """arq's settings for the toolret worker (``arq toolret.worker.WorkerSettings``).
 
     arq reads only attributes that name a ``Worker`` parameter and silently ignores the rest;
     tests/test_worker_settings.py checks that every attribute here is one it reads.
