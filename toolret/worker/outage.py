@@ -24,8 +24,10 @@ from typing import Any, TypeVar
 
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import (
+    ConnectionError as RedisConnectionError,
+    TimeoutError as RedisTimeoutError,
+)
 
 __all__ = ["OUTAGE_ERRORS", "Dependency", "PatientRetry"]
 
