@@ -7,8 +7,9 @@ transaction at the end. A run that dies midway leaves the batches it wrote (they
 no published corpus; arq runs the job again and it picks up where it stopped.
 
 A database that cannot be reached is an outage, not a failure of the job: the job is retried
-(at most a minute apart) for as long as Postgres is away, and only the other failures count
-towards ``MAX_TRIES``. Each outage is logged once when it starts and once when it ends.
+(at most a minute apart) for as long as Postgres is away and never gives up for it. Any other
+failure gives up once the job has run ``MAX_TRIES`` times (runs that waited out an outage
+count as runs). Each outage is logged once when it starts and once when it ends.
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ __all__ = ["MAX_TRIES", "OUTAGE_TRIES", "reindex", "retry_delay"]
 log = logging.getLogger("toolret.worker")
 
 MAX_TRIES = 6
-"""Runs of one job that failed for a reason other than an unreachable database before it
-gives up (the first run and five retries)."""
+"""Runs after which a job that failed for any reason but an unreachable database gives up
+(the first run and five retries)."""
 OUTAGE_TRIES = 100_000
 """arq's bound on the runs of one reindex job: past any outage (two months a minute apart)."""
 BATCH_SIZE = 32
