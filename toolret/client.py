@@ -18,6 +18,7 @@ request lost to a Redis outage, or a corpus garbage-collected later, recovers by
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import logging
 import time
@@ -46,6 +47,7 @@ from toolret.profile import profile_of
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
     TIE_SLACK,
+    FailOpenLog,
     Ranking,
     Selection,
     SelectionPolicy,
@@ -64,7 +66,7 @@ if TYPE_CHECKING:  # imported where used: Redis and arq are optional
 
 __all__ = ["ToolRetrievalClient"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.selection")
 
 ENQUEUE_GRACE = 1.0
 """Seconds ``aclose`` lets in-flight reindex requests finish before cancelling them."""
@@ -162,6 +164,7 @@ class ToolRetrievalClient:
         )
         self._queue: ReindexQueue | None = None
         self._reindex_backoff = reindex_backoff or Backoff(REASK_AFTER, REASK_AT_MOST)
+        self._fail_open_log = FailOpenLog()
         self._feedback: FeedbackSender | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._entered = False
@@ -250,6 +253,7 @@ class ToolRetrievalClient:
                 time_budget=self.time_budget,
                 resume=resume,
                 stable=stable,
+                fail_open_log=self._fail_open_log,
             )
             span.set_attribute("toolret.catalog.tools", len(catalog))
             span.set_attribute("toolret.k", k)
@@ -293,10 +297,7 @@ class ToolRetrievalClient:
         query = self._query(catalog, embedder)
         vector = await self._embed(embedder, text)
         skip = frozenset(exclude)
-
-        async def fetch(include: Sequence[str] = ()) -> Ranking:
-            return await self._rank_sql(catalog, query, vector, k, skip, include)
-
+        fetch = functools.partial(self._rank_sql, catalog, query, vector, k, skip)
         if self.mode == "dense":
             return await fetch()
         lexical = lexical_hits(catalog, catalog_index(catalog).evidence(text), skip)
