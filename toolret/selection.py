@@ -45,6 +45,7 @@ __all__ = [
     "full_roster",
     "narrow",
     "passthrough",
+    "reason_for",
     "select_guarded",
 ]
 
@@ -228,7 +229,7 @@ async def select_guarded(
     try:
         selection = await _select(catalog, message, rank, k, time_budget, resume)
     except Exception as error:  # fail-open is the contract; cancellation still propagates
-        reason = _reason_for(error)
+        reason = reason_for(error)
         # A missing schema is logged once, with its fix, by the store: not once per request.
         level = logging.DEBUG if reason is Reason.SCHEMA_MISSING else logging.WARNING
         log.log(level, "toolret: sending the full roster (%s): %r", reason.value, error)
@@ -263,7 +264,8 @@ async def _select(
     return narrow(catalog, ranking, k)
 
 
-def _reason_for(error: BaseException) -> Reason:
+def reason_for(error: BaseException) -> Reason:
+    """The fail-open reason an error stands for (``internal_error`` for anything unexpected)."""
     if isinstance(error, TimeoutError):
         return Reason.TIMEOUT
     if isinstance(error, EmbedderUnavailableError):
