@@ -43,6 +43,12 @@ _REQUEST_ERRORS = {
 }
 
 
+_LOOKUP_ERRORS = {
+    "404": "No catalog is registered under that name",
+    "503": "The database is unreachable and this process has not built the catalog yet",
+}
+
+
 def openapi_document(version: str) -> dict[str, Any]:
     """The whole document, for toolret ``version``."""
     bodies: list[type[BaseModel]] = [
@@ -84,13 +90,13 @@ def openapi_document(version: str) -> dict[str, Any]:
                 "Core tools plus the best k for a message; the full roster on any failure",
                 "SelectRequest",
                 "SelectResponse",
-                extra={"404": "No catalog is registered under that name"},
+                extra=_LOOKUP_ERRORS,
             ),
             "/v1/find_tools": _post(
                 "Up to 5 tools for a capability phrase, none already bound",
                 "FindToolsRequest",
                 "FindToolsResponse",
-                extra={"404": "No catalog is registered under that name"},
+                extra=_LOOKUP_ERRORS,
             ),
             "/v1/catalogs/{name}": {
                 **_post(
@@ -98,7 +104,13 @@ def openapi_document(version: str) -> dict[str, Any]:
                     "inline when no worker is configured)",
                     "CatalogRegistration",
                     "RegistrationResponse",
-                    extra={"422": "Tool JSON a catalog cannot be built from (see `field`)"},
+                    extra={
+                        "403": "The token may not use this name, or the service's database "
+                        "role may not register catalogs (`read_only`)",
+                        "422": "Tool JSON a catalog cannot be built from (see `field`)",
+                        "503": "The database cannot store the catalog now",
+                    },
+                    created=True,
                 ),
                 "parameters": [
                     {
@@ -113,11 +125,13 @@ def openapi_document(version: str) -> dict[str, Any]:
                 "Report what a turn called against what its selection bound",
                 "FeedbackRequest",
                 "FeedbackResponse",
-                extra={"404": "No catalog is registered under that name"},
+                extra=_LOOKUP_ERRORS,
             ),
             "/healthz": _get("The process is up", "Health"),
             "/readyz": _get(
-                "The database answers and its schema is current (503 otherwise)", "Readiness"
+                "The database answers and its schema is current (503 otherwise)",
+                "Readiness",
+                unavailable=True,
             ),
             "/metrics": {
                 "get": {
@@ -131,9 +145,21 @@ def openapi_document(version: str) -> dict[str, Any]:
 
 
 def _post(
-    summary: str, request: str, response: str, *, extra: dict[str, str] | None = None
+    summary: str,
+    request: str,
+    response: str,
+    *,
+    extra: dict[str, str] | None = None,
+    created: bool = False,
 ) -> dict[str, Any]:
     errors = {**_REQUEST_ERRORS, **(extra or {})}
+    content = {"application/json": {"schema": _ref(response)}}
+    ok = {"200": {"description": "OK", "content": content}}
+    if created:
+        ok = {
+            "200": {"description": "Replaced (or unchanged)", "content": content},
+            "201": {"description": "Registered under a new name", "content": content},
+        }
     return {
         "post": {
             "summary": summary,
@@ -142,10 +168,7 @@ def _post(
                 "content": {"application/json": {"schema": _ref(request)}},
             },
             "responses": {
-                "200": {
-                    "description": "OK",
-                    "content": {"application/json": {"schema": _ref(response)}},
-                },
+                **ok,
                 **{
                     status: {
                         "description": description,
@@ -158,19 +181,12 @@ def _post(
     }
 
 
-def _get(summary: str, response: str) -> dict[str, Any]:
-    return {
-        "get": {
-            "summary": summary,
-            "security": [],
-            "responses": {
-                "200": {
-                    "description": "OK",
-                    "content": {"application/json": {"schema": _ref(response)}},
-                }
-            },
-        }
-    }
+def _get(summary: str, response: str, *, unavailable: bool = False) -> dict[str, Any]:
+    content = {"application/json": {"schema": _ref(response)}}
+    responses = {"200": {"description": "OK", "content": content}}
+    if unavailable:
+        responses["503"] = {"description": "Not ready", "content": content}
+    return {"get": {"summary": summary, "security": [], "responses": responses}}
 
 
 def _ref(name: str) -> dict[str, str]:
