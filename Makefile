@@ -28,11 +28,11 @@ lint: $(STAMP)  ## ruff and mypy --strict on the library and the worker
 
 eval: $(STAMP)  ## recall and narrowing per language and mode, cache stability, learning replay; report in evals/out/
 	$(BIN)/toolret eval
-	$(BIN)/python -m evals.cache_stability
-	$(BIN)/python -m evals.learning
+	$(BIN)/python -m evals.studies.cache_stability
+	$(BIN)/python -m evals.studies.learning
 
 bench: $(STAMP)  ## request-path latency and throughput against in-process baselines
-	$(BIN)/python -m evals.bench
+	$(BIN)/python -m evals.perf
 
 lock:  ## re-resolve constraints.txt: the newest versions pyproject.toml allows, in a fresh venv
 	rm -rf .lock-venv

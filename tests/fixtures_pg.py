@@ -27,8 +27,9 @@ from pytest_postgresql.janitor import DatabaseJanitor
 
 from toolret.catalog import Catalog
 from toolret.profile import DEFAULT_PROFILE, ToolScore
-from toolret.schema import upgrade_database
-from toolret.store import VectorRow, VectorStore
+from toolret.store.migrate import upgrade_database
+from toolret.store.types import VectorRow
+from toolret.store.vector_store import VectorStore
 from toolret.tool import Role, Tool
 
 __all__ = [

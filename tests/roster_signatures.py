@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel
 
-from toolret.demo_roster import TOOLS
+from toolret.demo.roster import TOOLS
 
 __all__ = ["FUNCTIONS", "Condition", "SortKey"]
 

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from evals.bench_data import BenchmarkError, load_benchmark, roster_set
-from evals.benchmark import run_bench
-from evals.cases import HELD, TUNE
-from evals.studies import StudyResult
+from evals.benchmark import roster_set
+from evals.data.cases import HELD, TUNE
 from tests.embedders import CountingEmbedder
 from tests.tools import CRM_TOOLS
+from toolret.bench.data import BenchmarkError, load_benchmark
+from toolret.bench.runner import run_bench
+from toolret.bench.studies import StudyResult
 
 CASES = [
     ("en", "remove the duplicate contact for Acme", ["delete_record"]),
@@ -81,7 +82,6 @@ def test_bench_measures_both_retrievers_and_writes_the_report(
         tmp_path / "out",
         embedders=[CountingEmbedder()],
         database_url=database_url,
-        roster=False,
         studies=("score", "hybrid"),
         k=3,
         log=False,

@@ -13,8 +13,8 @@ import psycopg
 import pytest
 from typer.testing import CliRunner, Result
 
-from toolret.cli import app
-from toolret.schema import head_revision
+from toolret.cli.app import app
+from toolret.store.migrate import head_revision
 
 COMMANDS = [
     [],

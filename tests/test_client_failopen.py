@@ -22,14 +22,14 @@ from tests.tools import crm_catalog
 from toolret import BundledE5Embedder, StoreError
 from toolret.client import ToolRetrievalClient
 from toolret.embedders.base import Embedder
-from toolret.schema import READER_ROLE
 from toolret.selection import Mode, Reason, Selection
+from toolret.store.schema import READER_ROLE
 
 K = 3
 SLACK = 1.0
 """Seconds past the budget allowed for the event loop to deliver the timeout itself: generous,
 because on a loaded 2-core machine the loop can be late by hundreds of milliseconds. How far
-past the budget a fault really runs is measured by ``python -m evals.bench_faults``."""
+past the budget a fault really runs is measured by ``python -m evals.perf.faults``."""
 MESSAGE = "Delete the duplicate contact for Acme Corp"
 
 

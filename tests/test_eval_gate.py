@@ -1,4 +1,4 @@
-"""The CI gate (``evals.gate``): both retrievers, the bundled model, dense, with examples.
+"""The CI gate (``evals.recall.gate``): both retrievers, the bundled model, dense, with examples.
 
 Every case must narrow; held-back recall@12 per language must stay at or above its threshold,
 which sits two cases below the measured value. Misses are listed in the terminal summary, not
@@ -18,19 +18,19 @@ from pathlib import Path
 
 import pytest
 
-from evals.cases import CASES, HELD, LANGUAGES, TUNE
-from evals.gate import DRIFT, THRESHOLDS, GateReport, PerturbedEmbedder, gate_report
-from evals.gate import in_memory_selections as select_in_memory
-from evals.memo import MemoEmbedder
-from evals.roster import CORE, build_catalog
-from evals.runner import run
+from evals.data.cases import CASES, HELD, LANGUAGES, TUNE
+from evals.recall.gate import DRIFT, THRESHOLDS, GateReport, PerturbedEmbedder, gate_report
+from evals.recall.gate import in_memory_selections as select_in_memory
+from evals.recall.runner import run
 from tests.gate_summary import record_gate
+from toolret.bench.memo import MemoEmbedder
 from toolret.client import ToolRetrievalClient
+from toolret.demo.roster import CORE, build_catalog
 from toolret.embedders.base import embed_role
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.indexing import index_catalog
 from toolret.profile import corpus_documents
-from toolret.store import VectorStore
+from toolret.store.vector_store import VectorStore
 
 pytestmark = pytest.mark.slow
 

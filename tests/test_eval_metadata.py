@@ -14,9 +14,10 @@ from itertools import product
 
 import pytest
 
-from evals.cases import CASES, OFF_TOPIC, cases_in
-from evals.examples import EXAMPLES
-from evals.roster import (
+from evals.data.cases import CASES, OFF_TOPIC, cases_in
+from toolret.catalog import DEFAULT_DOMAIN_RANK, MIN_DESCRIPTION_LENGTH
+from toolret.demo.examples import EXAMPLES
+from toolret.demo.roster import (
     CORE,
     EVAL_MIN_DESCRIPTION_LENGTH,
     TOOLS,
@@ -24,7 +25,6 @@ from evals.roster import (
     catalog,
     catalog_without_examples,
 )
-from toolret.catalog import DEFAULT_DOMAIN_RANK, MIN_DESCRIPTION_LENGTH
 
 NAMES = {tool.name for tool in TOOLS}
 NON_CORE = sorted(NAMES - set(CORE))

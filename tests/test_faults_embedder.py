@@ -3,7 +3,7 @@ embedded Postgres, in-memory), the bundled model, and custom embedders that misb
 
 Each test asserts the contract: the right mode and reason, within the budget. Budgets here are
 generous (a loaded 2-core machine is slow); the speed itself is measured in ``make bench``
-(``evals.bench_load``).
+(``evals.perf.load``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from evals.cases import CASES
-from evals.roster import catalog as roster
+from evals.data.cases import CASES
 from tests.embedders import (
     BrokenQueries,
     CountingEmbedder,
@@ -28,11 +27,12 @@ from tests.embedders import (
 from tests.tools import crm_catalog
 from toolret import BundledE5Embedder, EmbedderError, InMemoryRetriever
 from toolret.client import ToolRetrievalClient
+from toolret.demo.roster import catalog as roster
 from toolret.embedders.base import Embedder
 from toolret.embedders.window import DEFAULT_WINDOW, SEPARATOR
 from toolret.indexing import index_catalog
 from toolret.selection import Mode, Reason, Selection
-from toolret.store import VectorStore
+from toolret.store.vector_store import VectorStore
 
 K = 3
 SLACK = 1.0

@@ -5,7 +5,7 @@ database, a Postgres stopped and started again, a Redis that is not there, a wor
 mid-reindex — and asserts the contract: the full roster within the time budget, with the
 reason that names the fault; nothing half-published; and the same client narrowing again once
 the fault is gone. Bounds on time are the budget plus generous slack (a loaded 2-core machine);
-how fast each fault falls open is measured by ``python -m evals.bench_faults``, not asserted.
+how fast each fault falls open is measured by ``python -m evals.perf.faults``, not asserted.
 """
 
 from __future__ import annotations
@@ -38,9 +38,9 @@ from toolret.backoff import Backoff
 from toolret.client import STATEMENT_SHARE, ToolRetrievalClient
 from toolret.embedders.base import Embedder
 from toolret.queue import QUEUE_NAME, redis_settings, reindex_job_id
-from toolret.schema import upgrade_database
 from toolret.selection import Mode, Reason, Selection
-from toolret.store import VectorStore
+from toolret.store.migrate import upgrade_database
+from toolret.store.vector_store import VectorStore
 
 K = 3
 SLACK = 1.0

@@ -16,20 +16,14 @@ from arq.worker import Worker
 from tests.tools import crm_catalog
 from toolret import BundledE5Embedder, Settings
 from toolret.client import ToolRetrievalClient
-from toolret.feedback import TurnFeedback, called_tool_names, turn_feedback
-from toolret.feedback_queue import FeedbackSender
-from toolret.feedback_store import FeedbackStore
-from toolret.learning import (
-    LEARNED_MIN_SIMILARITY,
-    Decision,
-    LearningPolicy,
-    VectorSpace,
-    learned_key,
-)
-from toolret.profile import ToolScore, corpus_hash
-from toolret.schema import READER_ROLE
+from toolret.feedback.learning import Decision, LearningPolicy, VectorSpace, learned_key
+from toolret.feedback.sender import FeedbackSender
+from toolret.feedback.signals import TurnFeedback, called_tool_names, turn_feedback
+from toolret.feedback.store import FeedbackStore
+from toolret.profile import LEARNED_MIN_SIMILARITY, ToolScore, corpus_hash
 from toolret.selection import Mode, Selection
-from toolret.store import VectorStore
+from toolret.store.schema import READER_ROLE
+from toolret.store.vector_store import VectorStore
 
 K = 3
 BUDGET = 30.0

@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from tests.tools import crm_catalog
 from toolret import BundledE5Embedder
-from toolret.cli import app
-from toolret.feedback import TurnFeedback
-from toolret.feedback_store import FeedbackStore
-from toolret.store import VectorStore
+from toolret.cli.app import app
+from toolret.feedback.signals import TurnFeedback
+from toolret.feedback.store import FeedbackStore
+from toolret.store.vector_store import VectorStore
 
 SPEC = "tests.tools:crm_catalog"
 

@@ -19,8 +19,8 @@ from tests.tools import CRM_TOOLS
 from toolret import BundledE5Embedder, Catalog, EmbedderError
 from toolret.embedders.base import Vector, Vectors
 from toolret.indexing import index_catalog
-from toolret.store import VectorStore
-from toolret.store_sql import CatalogQuery
+from toolret.store.sql import CatalogQuery
+from toolret.store.vector_store import VectorStore
 from toolret.tool import Role
 
 EXAMPLES = {

@@ -18,11 +18,11 @@ from tests.embedders import CountingEmbedder
 from tests.github_mcp import THIN, github_listing
 from tests.lint_catalogs import LONG, MISPLACED, doctor_catalog
 from toolret import BundledE5Embedder, LintFinding, LintReport, lint_catalog
-from toolret.cli import app
-from toolret.demo_roster import catalog as roster
+from toolret.cli.app import app
+from toolret.demo.roster import catalog as roster
 from toolret.indexing import index_catalog
 from toolret.lint import KINDS, LOOKALIKE_THRESHOLDS, MISPLACED_MARGINS, embed_corpus
-from toolret.store import VectorStore
+from toolret.store.vector_store import VectorStore
 
 FINDING_KEYS = {
     "kind",
@@ -73,7 +73,7 @@ def of_kind(report: LintReport, kind: str) -> list[LintFinding]:
 
 
 def test_the_demo_roster_lints_with_warnings_only(runner: CliRunner) -> None:
-    result, report = lint_json(runner, "--catalog", "toolret.demo_roster:catalog")
+    result, report = lint_json(runner, "--catalog", "toolret.demo.roster:catalog")
     assert result.exit_code == 0, result.output
     assert set(report) == REPORT_KEYS
     assert report["version"] == 1

@@ -8,9 +8,11 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from tests.fixtures_pg import PgServer, migrate
-from toolret.cli import app
-from toolret.schema import READER_ROLE, VERSION_TABLE, database_revision, downgrade_database
-from toolret.store import VectorRow, VectorStore, asyncpg_url
+from toolret.cli.app import app
+from toolret.store.migrate import database_revision, downgrade_database
+from toolret.store.schema import READER_ROLE, VERSION_TABLE
+from toolret.store.types import VectorRow, asyncpg_url
+from toolret.store.vector_store import VectorStore
 
 READABLE = {
     "toolret_vectors",

@@ -35,7 +35,7 @@ DRIVERS = {
     "async def stable_turn": (
         "import asyncio\n"
         "from toolret import InMemoryRetriever\n"
-        "from toolret.demo_roster import catalog as units_catalog\n"
+        "from toolret.demo.roster import catalog as units_catalog\n"
         "async def main():\n"
         "    session = {}\n"
         "    async with InMemoryRetriever() as retriever:\n"

@@ -20,9 +20,10 @@ import pytest
 from tests.fixtures_pg import PgServer
 from tests.tools import crm_catalog
 from toolret import BundledE5Embedder, Catalog, StoreError, ToolRetrievalClient
-from toolret.schema import READER_ROLE, VERSION_TABLE, head_revision
 from toolret.selection import Mode
 from toolret.settings import Settings
+from toolret.store.migrate import head_revision
+from toolret.store.schema import READER_ROLE, VERSION_TABLE
 
 REPO = Path(__file__).resolve().parent.parent
 UNPREFIXED = {

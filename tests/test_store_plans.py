@@ -37,10 +37,10 @@ from tests.fixtures_pg import (
     unit_vectors,
 )
 from toolret.catalog import Catalog
-from toolret.schema import hnsw_index_name
 from toolret.selection import top_k
-from toolret.store import VectorStore
-from toolret.store_sql import CatalogQuery
+from toolret.store.schema import hnsw_index_name
+from toolret.store.sql import CatalogQuery
+from toolret.store.vector_store import VectorStore
 
 MODEL = "plans-model@384"
 DIM = 384

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from tests.fixtures_pg import publish_random, synthetic_catalog
-from toolret.store import VectorStore
-from toolret.store_sql import CatalogQuery
+from toolret.store.sql import CatalogQuery
+from toolret.store.vector_store import VectorStore
 
 MODEL = "test-model@384"
 

@@ -12,7 +12,7 @@ from tests.fake_gemini import FakeGemini
 from tests.tools import crm_catalog
 from toolret import ConfigurationError, EmbedderError
 from toolret.adapters.source import load_examples
-from toolret.cli import app
+from toolret.cli.app import app
 from toolret.suggest import TOOLS_PER_REQUEST, suggest_examples, write_examples
 
 

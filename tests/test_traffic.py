@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from evals.cases import CASES, LANGUAGES
-from evals.roster import build_catalog
-from evals.traffic import TRAFFIC, traffic_in
+from evals.data.cases import CASES, LANGUAGES
+from evals.data.traffic import TRAFFIC, traffic_in
 from tests.test_eval_metadata import all_examples, near_duplicate
+from toolret.demo.roster import build_catalog
 
 
 def test_traffic_covers_every_candidate_in_every_language() -> None:

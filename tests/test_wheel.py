@@ -104,7 +104,11 @@ def test_the_wheel_installs_toolret_only_with_its_migrations(installed: Installe
     assert "toolret/migrations/env.py" in names
     assert "toolret/migrations/script.py.mako" in names
     assert any(name.startswith("toolret/migrations/versions/0001_") for name in names)
-    assert "toolret/demo_roster.py" in names
+    assert {
+        "toolret/demo/roster.py",
+        "toolret/demo/roster.toml",
+        "toolret/demo/examples.toml",
+    } <= set(names)
 
 
 def test_demo_search_upgrade_and_status_run_from_an_empty_directory(

@@ -28,7 +28,8 @@ from toolret import Catalog, EmbedderError, EmbedderUnavailableError, Settings
 from toolret.embedders.base import Vectors
 from toolret.indexing import index_catalog
 from toolret.queue import QUEUE_NAME, ReindexQueue, redis_settings, reindex_job_id
-from toolret.store import VectorRow, VectorStore
+from toolret.store.types import VectorRow
+from toolret.store.vector_store import VectorStore
 from toolret.worker.cron import maintain
 from toolret.worker.jobs import MAX_TRIES
 from workers import WorkerSettings, shutdown, startup
@@ -564,7 +565,7 @@ def test_toolret_reindex_enqueue_queues_one_job_per_corpus(redis_url: str) -> No
     import redis
     from typer.testing import CliRunner
 
-    from toolret.cli import app
+    from toolret.cli.app import app
 
     runner = CliRunner()
     environment = {"REDIS_URL": redis_url, "GEMINI_API_KEY": ""}
@@ -596,7 +597,7 @@ def test_toolret_reindex_enqueue_queues_one_job_per_corpus(redis_url: str) -> No
 def test_toolret_reindex_inline_embeds_and_publishes(database_url: str) -> None:
     from typer.testing import CliRunner
 
-    from toolret.cli import app
+    from toolret.cli.app import app
 
     runner = CliRunner()
     environment = {"DATABASE_URL": database_url, "GEMINI_API_KEY": ""}

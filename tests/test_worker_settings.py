@@ -18,7 +18,7 @@ from arq.worker import Worker, create_worker
 from tests.embedders import CountingEmbedder
 from toolret import Settings
 from toolret.queue import QUEUE_NAME, REINDEX_FUNCTION, redis_settings
-from toolret.store import VectorStore
+from toolret.store.vector_store import VectorStore
 from toolret.worker.cron import maintain
 from toolret.worker.jobs import MAX_TRIES, reindex
 from toolret.worker.settings import REINDEX_TIMEOUT

@@ -79,10 +79,10 @@ if TYPE_CHECKING:
     from toolret.memory import InMemoryRetriever
     from toolret.profile import RetrievalProfile
     from toolret.rounds import make_per_round_retrieve
-    from toolret.schema import upgrade_database
     from toolret.selection import Mode, Reason, Selection
     from toolret.settings import Settings
     from toolret.stable import StableToolList
+    from toolret.store.migrate import upgrade_database
     from toolret.tool import Role, Tool
 
 _LAZY: dict[str, str] = {
@@ -95,7 +95,7 @@ _LAZY: dict[str, str] = {
     "lint_catalog": "toolret.lint",
     "LintReport": "toolret.lint",
     "LintFinding": "toolret.lint",
-    "upgrade_database": "toolret.schema",
+    "upgrade_database": "toolret.store.migrate",
     "RetrievalProfile": "toolret.profile",
     # the catalog and its adapters
     "Catalog": "toolret.catalog",

@@ -50,12 +50,13 @@ from toolret.selection import (
     select_guarded,
 )
 from toolret.settings import Settings, make_embedder
-from toolret.store import StoreRanking, VectorStore
-from toolret.store_sql import EXACT_LIMIT, CatalogQuery
+from toolret.store.sql import EXACT_LIMIT, CatalogQuery
+from toolret.store.types import StoreRanking
+from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
 
 if TYPE_CHECKING:  # imported where used: Redis and arq are optional
-    from toolret.feedback_queue import FeedbackSender
+    from toolret.feedback.sender import FeedbackSender
     from toolret.queue import ReindexQueue
 
 __all__ = ["ToolRetrievalClient"]
@@ -126,7 +127,7 @@ class ToolRetrievalClient:
             if not url:
                 raise ConfigurationError(
                     "ToolRetrievalClient needs a database: pass database_url or set DATABASE_URL "
-                    "(locally, toolret.embedded_pg.local_database_url() starts one)"
+                    "(locally, toolret.store.embedded.local_database_url() starts one)"
                 )
             store = VectorStore.from_url(
                 url,
@@ -325,7 +326,7 @@ class ToolRetrievalClient:
 
         ``transcript`` is the turn's messages (OpenAI, Anthropic, LangChain) or the names of the
         tools the model called. Fire-and-forget through the worker's queue, with the query
-        vector this client already computed (``toolret.feedback_queue``); nothing when
+        vector this client already computed (``toolret.feedback.sender``); nothing when
         ``REDIS_URL`` is unset. ``learn`` (default ``TOOLRET_LEARN``) opts this catalog into
         learned example vectors. True if the report was queued.
         """
@@ -333,7 +334,7 @@ class ToolRetrievalClient:
             return False
         try:
             if self._feedback is None:
-                module = importlib.import_module("toolret.feedback_queue")
+                module = importlib.import_module("toolret.feedback.sender")
                 self._feedback = module.FeedbackSender(self.redis_url)
             return self._feedback.report(
                 catalog,

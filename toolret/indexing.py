@@ -28,7 +28,8 @@ from toolret.embedders.base import Embedder, embed_role
 from toolret.embedders.guard import guarded
 from toolret.profile import corpus_documents
 from toolret.profile import corpus_hash as corpus_hash_of
-from toolret.store import VectorRow, VectorStore
+from toolret.store.types import VectorRow
+from toolret.store.vector_store import VectorStore
 from toolret.tool import Document
 
 __all__ = ["IndexReport", "Progress", "index_catalog"]

@@ -31,8 +31,8 @@ retrieval chooses among (non-core); core tools are always bound.
 
 Examples' languages are identified with ``py3langid``, restricted to the languages checked.
 
-**How the look-alike threshold was calibrated** (``python -m evals.lint_calibration``): on the
-demo roster's 39 non-core tools without examples, and only the tuning half (``TUNE``) of the
+**How the look-alike threshold was calibrated** (``python -m evals.studies.lint_calibration``): on
+the demo roster's 39 non-core tools without examples, and only the tuning half (``TUNE``) of the
 eval's cases. Each case's message was embedded as a query and the tools ranked by their
 description document alone; a pair of tools counts as confused when one is a case's expected
 tool and the other, not expected, ranks first. Every pair's document cosine was then tried as a

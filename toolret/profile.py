@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_PROFILE",
+    "LEARNED_MIN_SIMILARITY",
     "LEGACY_PROFILE",
     "MAX_SCORE",
     "RetrievalProfile",
@@ -40,6 +41,14 @@ __all__ = [
     "corpus_hash",
     "profile_of",
 ]
+
+
+LEARNED_MIN_SIMILARITY = 0.92
+"""A learned example vector scores a message only when their cosine similarity reaches this.
+
+Learned vectors are query embeddings, and two queries score higher than a query and a document,
+so ungated they would outrank descriptions for unrelated messages. Chosen on tuning data only:
+docs/decisions.md, "Learned vectors: the similarity cut-off"."""
 
 
 @dataclass(frozen=True)

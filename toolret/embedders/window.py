@@ -7,9 +7,9 @@ messages behind it.
 - **Documents** (tool descriptions) are cut to the model's whole window, keeping their head.
 - **Queries** (a user's message) are cut shorter, to ``QUERY_TOKENS``, keeping their head and
   their tail. Both numbers were chosen on the eval's long-message study (``python -m
-  evals.truncation``): each eval case set inside a quoted email thread or a pasted log, before and
-  after the request. A request sits at the top of a reply or at the end of a paste; a short
-  head-and-tail window finds it in both and is not drowned by the text around it.
+  evals.studies.truncation``): each eval case set inside a quoted email thread or a pasted log,
+  before and after the request. A request sits at the top of a reply or at the end of a paste; a
+  short head-and-tail window finds it in both and is not drowned by the text around it.
 
 An embedder declares its window as an ``input_window`` attribute (an ``InputWindow``). One that
 counts tokens itself (the bundled model) is first cut in characters to a safe upper bound, then
@@ -50,9 +50,10 @@ Keep = Literal["head", "tail", "head_tail"]
 
 QUERY_TOKENS = 96
 """Queries are cut to this many tokens (special tokens included), or the model's window if
-smaller. Chosen on the tuning half of the cases by ``python -m evals.truncation`` (the bundled
-model; each case set in a short note, an email reply, a log, both, or the middle of a table):
-96 tokens, head and tail kept, found the request best (R@12 over all layouts 67% against 63% at
+smaller. Chosen on the tuning half of the cases by ``python -m evals.studies.truncation`` (the
+bundled model; each case set in a short note, an email reply, a log, both, or the middle of a
+table): 96 tokens, head and tail kept, found the request best (R@12 over all layouts 67% against 63%
+at
 128, 55% at 256 and 66% at 80; 64 tokens starts to cut short notes, 57% against 67%). Less text
 around the request dilutes its vector less, and a shorter window costs the model less."""
 QUERY_KEEP: Keep = "head_tail"

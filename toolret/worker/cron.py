@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 from toolret.errors import ToolretError
-from toolret.feedback_store import FeedbackStore
+from toolret.feedback.store import FeedbackStore
 from toolret.indexing import index_catalog
 
 __all__ = ["maintain"]

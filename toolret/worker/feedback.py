@@ -1,6 +1,6 @@
 """The feedback job: store one reported turn, then (opted in) promote its corpus's misses.
 
-The application sends ``TurnFeedback`` payloads through the queue (``toolret.feedback_queue``);
+The application sends ``TurnFeedback`` payloads through the queue (``toolret.feedback.sender``);
 this job is the only writer of the feedback tables. When the turn opted into learning
 (``TOOLRET_LEARN=1`` in the application, or ``report_turn(..., learn=True)``) and had a miss,
 the same job runs a promotion over the corpus's unconsidered misses: the learned layer grows in
@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from toolret.feedback import TurnFeedback
-from toolret.feedback_store import FeedbackStore
-from toolret.learning import LearningPolicy
+from toolret.feedback.learning import LearningPolicy
+from toolret.feedback.signals import TurnFeedback
+from toolret.feedback.store import FeedbackStore
 from toolret.metrics import record_promoted
 from toolret.profile import DEFAULT_PROFILE, profile_of
 

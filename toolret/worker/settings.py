@@ -24,13 +24,13 @@ from arq.connections import RedisSettings
 from arq.cron import CronJob
 from arq.worker import Function
 
+from toolret.adapters.loading import load_catalog
 from toolret.errors import ConfigurationError
-from toolret.feedback_queue import FEEDBACK_FUNCTION
-from toolret.loading import load_catalog
+from toolret.feedback.sender import FEEDBACK_FUNCTION
 from toolret.queue import QUEUE_NAME, REINDEX_FUNCTION, enqueue_reindex
 from toolret.queue import redis_settings as redis_settings_from_url
 from toolret.settings import Settings, make_embedder
-from toolret.store import VectorStore
+from toolret.store.vector_store import VectorStore
 from toolret.worker.cron import maintain
 from toolret.worker.feedback import record_feedback
 from toolret.worker.jobs import MAX_TRIES, reindex

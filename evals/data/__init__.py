@@ -1,0 +1,1 @@
+"""The roster's eval data: cases in two halves, and traffic for the learning replay."""

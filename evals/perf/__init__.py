@@ -1,0 +1,1 @@
+"""Benchmarks of the request path, reindexing, faults and load (``make bench``)."""

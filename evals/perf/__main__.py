@@ -1,0 +1,36 @@
+"""``make bench``: every benchmark, one after the other, in one run.
+
+- ``evals.perf.select``: the request path — select() latency and throughput at 44 to 100,000
+  tools in the table, against exact numpy cosine and BM25 measured in the same run; the
+  database step against a bare ``SELECT 1``; indexed recall against exact; example vectors.
+- ``evals.perf.reindex``: reindexing 44 and 1,000 tools with the bundled model, and the cost
+  of a one-description change.
+- ``evals.perf.faults``: the fault matrix — each fault produced for real (Postgres stopped and
+  restarted, a stuck query, an exhausted pool, an unmigrated database, Redis down, a worker
+  killed mid-reindex, a stale embedded server) → mode, reason, worst latency.
+- ``evals.perf.load``: a long message (100 to 64,000 characters) uncut and cut to the window; a
+  query during an indexing run; select() at concurrency 24 against the bare embedder's
+  single-thread rate, per OpenMP wait policy and thread count.
+
+Each writes its numbers to ``evals/out/`` as JSON and prints a table. Compare ratios measured in
+one run, not absolute times: the machines are noisy.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from evals.perf import faults, load, reindex, select
+
+
+def main() -> int:
+    """Run every benchmark with its default sizes."""
+    status = select.main([])
+    sys.argv = sys.argv[:1]
+    reindex.main()
+    status = faults.main([]) or status
+    return load.main([]) or status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

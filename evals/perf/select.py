@@ -1,0 +1,565 @@
+"""Request-path benchmark: ``python -m evals.perf.select`` (``make bench``).
+
+For 44, 1,000, 10,000 and 100,000 tools in the vector table, in one run:
+
+- ``select()`` end to end (query embedding + one SQL round trip) p50/p99, for the 44-tool
+  roster (a workspace's catalog inside the large table: primary-key lookups + exact sort) and
+  for the whole table as one catalog (exact up to ``EXACT_LIMIT`` documents, HNSW above);
+- the database step alone (``VectorStore.rank``) p50/p99 and its ratio to a bare ``SELECT 1``
+  on the same pooled connection path, and its throughput at 1 and 8 concurrent callers;
+- the same top-12 computed in process: exact numpy cosine over the same vectors (each tool
+  scored as the bundled model's profile says) and BM25 (``toolret.lexical``) over the same tools;
+- recall@12 of the indexed query against the exact numpy ranking;
+- at 1,000 and 10,000 rows, both ranking statements forced on the whole catalog (where the
+  exact/HNSW switch belongs); at 44 and 10,000 tools, with example vectors and without.
+
+The 44 real tools (``toolret.demo.roster``, with their example requests) are embedded with the
+bundled model; the rest are synthetic, one vector each, drawn from the bundled model's own shape
+(the mean and 32 main directions of its embeddings of the roster and the eval messages, see
+``Sampler``; uniformly random 384-dimensional vectors have no neighbourhood structure, so no
+approximate index, or real catalog, looks like them). Queries are the eval cases' messages,
+embedded once (the embedding cost is measured separately). Uses ``DATABASE_URL`` if set, else
+an embedded Postgres in a temporary directory. Writes ``evals/out/bench_select.json`` and
+prints tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+from sqlalchemy import text
+
+from evals.data.cases import CASES
+from evals.perf.database import database, machine
+from toolret.catalog import Catalog
+from toolret.client import ToolRetrievalClient
+from toolret.demo.roster import catalog as roster
+from toolret.demo.roster import catalog_without_examples
+from toolret.embedders.e5 import BundledE5Embedder
+from toolret.indexing import index_catalog
+from toolret.lexical import BM25Index
+from toolret.memory import DenseIndex
+from toolret.profile import MAX_SCORE
+from toolret.selection import top_k
+from toolret.store.schema import hnsw_index_name
+from toolret.store.sql import EXACT_LIMIT, CatalogQuery, exact_sql
+from toolret.store.types import VectorRow
+from toolret.store.vector_store import VectorStore
+from toolret.tool import Tool
+
+OUT = Path(__file__).resolve().parent / "out" / "bench_select.json"
+LEVELS = (44, 1_000, 10_000, 100_000)
+K = 12
+DIM = BundledE5Embedder.dimension
+EXAMPLES_MODEL = "bench/synthetic-with-examples@384"
+
+
+# -- setup ------------------------------------------------------------------------------------
+
+
+class Sampler:
+    """Unit vectors shaped like the bundled model's: its mean, its 32 main directions (with
+    their variances), and a little isotropic noise for the rest.
+
+    Fitted to real embeddings of the roster and the eval messages. Text embeddings occupy a
+    low-dimensional part of their space; uniformly random 384-dimensional vectors do not (HNSW
+    recall at 10,000 of them is about 0.6, a worst case no real catalog resembles).
+    """
+
+    def __init__(self, real: np.ndarray, rank: int = 32, noise: float = 0.3, seed: int = 7) -> None:
+        self.mean = real.mean(axis=0)
+        _, singular, basis = np.linalg.svd(real - self.mean, full_matrices=False)
+        deviation = singular / np.sqrt(len(real) - 1)
+        self.scale = deviation[:rank, None] * basis[:rank]
+        self.noise = noise * float(np.sqrt((deviation[rank:] ** 2).sum() / real.shape[1]))
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, count: int) -> np.ndarray:
+        latent = self.rng.standard_normal((count, self.scale.shape[0])).astype(np.float32)
+        isotropic = self.rng.standard_normal((count, self.mean.shape[0])).astype(np.float32)
+        vectors = self.mean + latent @ self.scale + self.noise * isotropic
+        return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+
+
+def synthetic_tools(start: int, stop: int, examples: int = 0) -> list[Tool]:
+    return [
+        Tool(
+            f"synthetic_{i}",
+            f"Synthetic tool {i}, standing in for a real tool of a large catalog in a benchmark.",
+            domain="catalog",
+            examples=tuple(f"synthetic request {j} for tool {i}" for j in range(examples)),
+        )
+        for i in range(start, stop)
+    ]
+
+
+async def load(
+    url: str,
+    catalog: Catalog,
+    model_id: str,
+    vectors: dict[str, np.ndarray],
+    example_role: Any,
+) -> dict[str, float]:
+    """Write the missing vectors, publish the catalog, rebuild the model's HNSW index in bulk."""
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute(f"DROP INDEX IF EXISTS {hnsw_index_name(model_id)}")
+    finally:
+        await connection.close()
+    timings: dict[str, float] = {}
+    async with VectorStore.from_url(url) as store:
+        documents = catalog.documents(example_role)
+        started = time.perf_counter()
+        rows = list(
+            {
+                doc.key: VectorRow(doc.key, name, doc.role, doc.kind, doc.text, vectors[doc.key])
+                for name, doc in documents
+            }.values()
+        )
+        for i in range(0, len(rows), 5000):
+            await store.write(model_id, rows[i : i + 5000])
+        await store.publish(
+            model_id,
+            catalog.corpus_hash(model_id, example_role),
+            [(name, doc.key) for name, doc in documents],
+        )
+        timings["load_seconds"] = time.perf_counter() - started
+        started = time.perf_counter()
+        await store.ensure_index(model_id, DIM, maintenance_work_mem="2GB")
+        timings["hnsw_build_seconds"] = time.perf_counter() - started
+    return timings
+
+
+# -- measuring --------------------------------------------------------------------------------
+
+
+def percentiles(samples: Sequence[float]) -> dict[str, float]:
+    ordered = np.asarray(samples) * 1000
+    return {
+        "p50_ms": float(np.percentile(ordered, 50)),
+        "p99_ms": float(np.percentile(ordered, 99)),
+    }
+
+
+async def timed(calls: Sequence[Callable[[], Awaitable[Any]]], warmup: int = 10) -> list[float]:
+    for call in calls[:warmup]:
+        await call()
+    samples = []
+    for call in calls:
+        started = time.perf_counter()
+        await call()
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+def timed_sync(calls: Sequence[Callable[[], Any]]) -> list[float]:
+    samples = []
+    for call in calls:
+        started = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+async def throughput(call: Callable[[int], Awaitable[Any]], workers: int, total: int) -> float:
+    """Calls per second with ``workers`` concurrent callers."""
+    counter = iter(range(total))
+
+    async def worker() -> None:
+        for i in counter:
+            await call(i)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(workers)))
+    return total / (time.perf_counter() - started)
+
+
+class Exact:
+    """The in-process baseline: every document vector of a catalog, each tool scored as the
+    bundled model's profile scores it (``toolret.memory.DenseIndex``)."""
+
+    def __init__(self, catalog: Catalog, vectors: dict[str, np.ndarray], example_role: Any) -> None:
+        self.names = [tool.name for tool in catalog.candidates]
+        candidates = set(self.names)
+        pairs = [(n, d) for n, d in catalog.documents(example_role) if n in candidates]
+        score = BundledE5Embedder.profile.score
+        self.index = DenseIndex.from_vectors(self.names, pairs, vectors, score)
+
+    def top(self, query: np.ndarray, k: int = K) -> list[str]:
+        best = self.index.score_array(query)
+        chosen = np.argpartition(-best, k)[:k]
+        return [self.names[i] for i in chosen[np.argsort(-best[chosen])]]
+
+
+async def bench_level(
+    url: str,
+    level: int,
+    whole: Catalog,
+    vectors: dict[str, np.ndarray],
+    queries: np.ndarray,
+    messages: list[str],
+    embedder: BundledE5Embedder,
+    rounds: int,
+) -> dict[str, Any]:
+    role = embedder.example_role
+    model = embedder.model_id
+    result: dict[str, Any] = {"tools": level, "documents": len(whole.documents(role))}
+    async with VectorStore.from_url(url, pool_size=8, max_overflow=0) as store:
+        workspace_query = CatalogQuery.build(roster, model, role)
+        whole_query = CatalogQuery.build(whole, model, role)
+        sample = [queries[i % len(queries)] for i in range(rounds)]
+
+        result["select_1"] = percentiles(await timed([store.ping] * rounds))
+        for name, query in (("workspace", workspace_query), ("whole", whole_query)):
+            samples = await timed(
+                [lambda q=q, query=query: store.rank(query, q, limit=K) for q in sample]
+            )
+            result[f"db_{name}"] = percentiles(samples)
+            result[f"db_{name}"]["statement"] = (
+                "hnsw" if query.documents > store.exact_limit else "exact"
+            )
+        ping = result["select_1"]["p50_ms"]
+        for name in ("workspace", "whole"):
+            result[f"db_{name}"]["ratio_to_select_1"] = result[f"db_{name}"]["p50_ms"] / ping
+
+        # recall of what the store returns against exact numpy over the same vectors
+        exact = Exact(whole, vectors, role)
+        hits = 0
+        for q in queries:
+            ranking = await store.rank(whole_query, q, limit=K)
+            hits += len(set(top_k(whole, ranking.scores, K)) & set(exact.top(q)))
+        result["recall_at_12_whole"] = hits / (K * len(queries))
+
+        result["numpy_whole"] = percentiles(timed_sync([lambda q=q: exact.top(q) for q in sample]))
+        small = Exact(roster, vectors, role)
+        result["numpy_workspace"] = percentiles(
+            timed_sync([lambda q=q: small.top(q) for q in sample])
+        )
+        bm25 = BM25Index(whole.tools)
+        texts = [messages[i % len(messages)] for i in range(rounds)]
+        result["bm25_whole"] = percentiles(
+            timed_sync([lambda t=t: bm25.search(t, K) for t in texts])
+        )
+
+        for workers in (1, 8):
+            result[f"db_whole_per_second_{workers}"] = await throughput(
+                lambda i: store.rank(whole_query, queries[i % len(queries)], limit=K),
+                workers,
+                rounds * 2,
+            )
+
+    # select() end to end: first pass embeds every message, the second finds it cached
+    for name, catalog in (("workspace", roster), ("whole", whole)):
+        async with ToolRetrievalClient(url, embedder=embedder, k=K, time_budget=30) as client:
+            await client.select(catalog, "warm up the pool and the statement")
+            calls = [lambda m=m, c=catalog: client.select(c, m) for m in messages]
+            cold = await timed(calls, 0)
+            warm = await timed(calls, 0)
+            result[f"select_{name}"] = percentiles(cold)
+            result[f"select_{name}_cached_embedding"] = percentiles(warm)
+            selection = await client.select(catalog, messages[0])
+            assert selection.narrowed, selection
+    return result
+
+
+async def forced_statements(
+    url: str, whole: Catalog, queries: np.ndarray, embedder: BundledE5Embedder, rounds: int
+) -> dict[str, Any]:
+    """The whole catalog ranked by each statement, whichever the store would choose."""
+    out: dict[str, Any] = {}
+    query = CatalogQuery.build(whole, embedder.model_id, embedder.example_role)
+    sample = [queries[i % len(queries)] for i in range(rounds)]
+    for statement, limit in (("exact", 10**9), ("hnsw", 0)):
+        async with VectorStore.from_url(url, exact_limit=limit) as store:
+            samples = await timed([lambda q=q: store.rank(query, q, limit=K) for q in sample])
+        out[statement] = percentiles(samples)
+    return out
+
+
+async def with_and_without_examples(
+    url: str,
+    sampler: Sampler,
+    queries: np.ndarray,
+    embedder: BundledE5Embedder,
+    messages: list[str],
+    rounds: int,
+) -> dict[str, Any]:
+    """DB step and select() at 44 tools (real examples) and 10,000 (three synthetic each)."""
+    out: dict[str, Any] = {}
+    async with VectorStore.from_url(url) as store:
+        sample = [queries[i % len(queries)] for i in range(rounds)]
+        for name, catalog in (("44_with", roster), ("44_without", catalog_without_examples)):
+            if name == "44_without":  # its description vectors are the roster's: publish only
+                await index_catalog(store, embedder, catalog)
+            query = CatalogQuery.build(catalog, embedder.model_id, embedder.example_role)
+            samples = await timed(
+                [lambda q=q, query=query: store.rank(query, q, limit=K) for q in sample]
+            )
+            out[name] = {"documents": query.documents, **percentiles(samples)}
+    for examples in (0, 3):
+        model = f"{EXAMPLES_MODEL}-{examples}"
+        catalog = Catalog(synthetic_tools(0, 10_000, examples))
+        documents = catalog.documents("document")
+        keys = list(dict.fromkeys(doc.key for _, doc in documents))
+        vectors = dict(zip(keys, sampler(len(keys)), strict=True))
+        timings = await load(url, catalog, model, vectors, "document")
+        name = f"10000_{'with' if examples else 'without'}"
+        # With examples, the bundled model's blended statement and the max statement it
+        # replaced, on the same corpus, interleaved query by query so load hits both alike.
+        profiles = {name: BundledE5Embedder.profile}
+        if examples:
+            profiles[f"{name}_max"] = replace(BundledE5Embedder.profile, score=MAX_SCORE)
+        async with VectorStore.from_url(url) as store:
+            built = {
+                label: CatalogQuery.build(catalog, model, "document", profile)
+                for label, profile in profiles.items()
+            }
+            sample = [queries[i % len(queries)] for i in range(rounds)]
+            calls = [
+                lambda q=q, query=query: store.rank(query, q, limit=K)
+                for q in sample
+                for query in built.values()
+            ]
+            samples = await timed(calls)
+            size = await store.status()
+        rows = next(m.vectors for m in size.models if m.model_id == model)
+        for i, label in enumerate(profiles):
+            out[label] = {
+                "documents": len(keys),
+                "rows": rows,
+                **timings,
+                **percentiles(samples[i :: len(profiles)]),
+            }
+    return out
+
+
+async def core_versus_raw(
+    url: str, queries: np.ndarray, embedder: BundledE5Embedder, rounds: int
+) -> dict[str, Any]:
+    """The 44-tool ranking statement through SQLAlchemy Core and through the raw asyncpg
+    connection of the same pool (what ``VectorStore.rank`` does)."""
+    query = CatalogQuery.build(roster, embedder.model_id, embedder.example_role)
+    statement = exact_sql(embedder.model_id, DIM)
+    named = statement
+    for number, name in ((5, "corpus"), (4, "k"), (3, "keys"), (2, "tools"), (1, "query")):
+        named = named.replace(f"${number}::", f":{name}::").replace(f"${number}", f":{name}")
+    named = named.replace(":query::vector", "CAST(:query AS vector)::vector")
+    named = named.replace(":tools::text[]", "CAST(:tools AS text[])")
+    named = named.replace(":keys::text[]", "CAST(:keys AS text[])")
+    sample = [queries[i % len(queries)] for i in range(rounds)]
+    out: dict[str, Any] = {}
+    async with VectorStore.from_url(url) as store:
+
+        async def core(vector: np.ndarray) -> Any:
+            async with store.engine.connect() as connection:
+                result = await connection.execute(
+                    text(named),
+                    {
+                        "query": vector,
+                        "tools": list(query.tools),
+                        "keys": list(query.keys),
+                        "k": K,
+                        "corpus": query.corpus_hash,
+                    },
+                )
+                return result.all()
+
+        async def raw(vector: np.ndarray) -> Any:
+            proxied = await store.engine.raw_connection()
+            try:
+                connection = proxied.driver_connection
+                assert connection is not None
+                return await connection.fetch(
+                    statement, vector, query.tools, query.keys, K, query.corpus_hash
+                )
+            finally:
+                proxied.close()
+
+        out["core"] = percentiles(await timed([lambda q=q: core(q) for q in sample]))
+        out["raw_asyncpg"] = percentiles(await timed([lambda q=q: raw(q) for q in sample]))
+        out["store_rank"] = percentiles(
+            await timed([lambda q=q: store.rank(query, q, limit=K) for q in sample])
+        )
+    return out
+
+
+async def run(levels: Sequence[int], rounds: int, console: Console) -> dict[str, Any]:
+    embedder = BundledE5Embedder()
+    messages = [case.prompt for case in CASES]
+    await embedder.embed_query("warm up the model")
+    embed_samples = []
+    query_rows = []
+    for message in messages:
+        started = time.perf_counter()
+        query_rows.append(await embedder.embed_query(message))
+        embed_samples.append(time.perf_counter() - started)
+    queries = np.stack(query_rows)
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "model": embedder.model_id,
+        "exact_limit": EXACT_LIMIT,
+        "embed_query": percentiles(embed_samples),
+        "levels": [],
+    }
+    with database() as url:
+        async with VectorStore.from_url(url) as store:
+            started = time.perf_counter()
+            await index_catalog(store, embedder, roster)
+            report["roster_index_seconds"] = time.perf_counter() - started
+        connection = await asyncpg.connect(url)
+        try:
+            rows = await connection.fetch(
+                "SELECT doc_key, embedding::real[] FROM toolret_vectors WHERE model_id = $1",
+                embedder.model_id,
+            )
+        finally:
+            await connection.close()
+        vectors = {row[0]: np.asarray(row[1], dtype=np.float32) for row in rows}
+        sampler = Sampler(np.concatenate([np.stack(list(vectors.values())), queries]))
+        synthetic: list[Tool] = []
+        for level in levels:
+            console.print(f"[bold]{level:,} tools[/bold]: loading…")
+            synthetic += synthetic_tools(len(synthetic), level - len(roster))
+            whole = Catalog([*roster.tools, *synthetic]) if synthetic else roster
+            fresh = [
+                doc.key
+                for _, doc in whole.documents(embedder.example_role)
+                if doc.key not in vectors
+            ]
+            vectors.update(zip(fresh, sampler(len(fresh)), strict=True))
+            timings = (
+                await load(url, whole, embedder.model_id, vectors, embedder.example_role)
+                if fresh
+                else {}
+            )
+            console.print(f"  loaded {timings}; measuring…")
+            level_result = await bench_level(
+                url, level, whole, vectors, queries, messages, embedder, rounds
+            )
+            level_result.update(timings)
+            if level in (1_000, 10_000):
+                level_result["forced"] = await forced_statements(
+                    url, whole, queries, embedder, rounds
+                )
+            report["levels"].append(level_result)
+            console.print(f"  done: select p50 {level_result['select_whole']['p50_ms']:.1f} ms")
+        report["core_versus_raw"] = await core_versus_raw(url, queries, embedder, rounds)
+        report["examples"] = await with_and_without_examples(
+            url, sampler, queries, embedder, messages, rounds
+        )
+    return report
+
+
+# -- output -----------------------------------------------------------------------------------
+
+
+def print_report(report: dict[str, Any], console: Console) -> None:
+    e = report["embed_query"]
+    console.print(
+        f"query embedding ({report['model']}): p50 {e['p50_ms']:.2f} ms, p99 {e['p99_ms']:.2f} ms"
+        f" · roster indexed in {report['roster_index_seconds']:.1f} s · {report['machine']}"
+    )
+    table = Table(title="request path, p50 / p99 ms (throughput: calls per second)")
+    for column in (
+        "tools",
+        "SELECT 1",
+        "DB 44-tool catalog",
+        "DB whole table",
+        "DB ÷ SELECT 1",
+        "DB q/s ×1 / ×8",
+        "recall@12",
+        "numpy whole",
+        "BM25 whole",
+        "select() 44",
+        "select() whole",
+        "select() cached",
+        "HNSW build s",
+    ):
+        table.add_column(column, justify="right")
+    for r in report["levels"]:
+
+        def pp(key: str, r: dict[str, Any] = r) -> str:
+            return f"{r[key]['p50_ms']:.2f} / {r[key]['p99_ms']:.2f}"
+
+        table.add_row(
+            f"{r['tools']:,}",
+            pp("select_1"),
+            pp("db_workspace"),
+            f"{pp('db_whole')} {r['db_whole']['statement']}",
+            f"{r['db_workspace']['ratio_to_select_1']:.1f} / "
+            f"{r['db_whole']['ratio_to_select_1']:.1f}",
+            f"{r['db_whole_per_second_1']:.0f} / {r['db_whole_per_second_8']:.0f}",
+            f"{r['recall_at_12_whole']:.3f}",
+            pp("numpy_whole"),
+            pp("bm25_whole"),
+            pp("select_workspace"),
+            pp("select_whole"),
+            pp("select_whole_cached_embedding"),
+            f"{r.get('hnsw_build_seconds', float('nan')):.1f}",
+        )
+    console.print(table)
+    forced = Table(title="whole table as one catalog, each statement forced (p50 / p99 ms)")
+    for column in ("tools", "exact (b-tree + sort)", "hnsw"):
+        forced.add_column(column, justify="right")
+    for r in report["levels"]:
+        if "forced" in r:
+            f = r["forced"]
+            forced.add_row(
+                f"{r['tools']:,}",
+                f"{f['exact']['p50_ms']:.2f} / {f['exact']['p99_ms']:.2f}",
+                f"{f['hnsw']['p50_ms']:.2f} / {f['hnsw']['p99_ms']:.2f}",
+            )
+    console.print(forced)
+    c = report["core_versus_raw"]
+    console.print(
+        "44-tool ranking statement, p50 ms: SQLAlchemy Core "
+        f"{c['core']['p50_ms']:.3f}, raw asyncpg on the same pool {c['raw_asyncpg']['p50_ms']:.3f}"
+        f", VectorStore.rank {c['store_rank']['p50_ms']:.3f}"
+    )
+    examples = Table(title="example vectors: DB step p50 / p99 ms")
+    for column in ("catalog", "documents", "p50 / p99"):
+        examples.add_column(column, justify="right")
+    for name, r in report["examples"].items():
+        examples.add_row(name, f"{r['documents']:,}", f"{r['p50_ms']:.2f} / {r['p99_ms']:.2f}")
+    console.print(examples)
+    blend, best = report["examples"].get("10000_with"), report["examples"].get("10000_with_max")
+    if blend and best:
+        console.print(
+            "10,000 tools with examples, blended statement / max statement (same run, "
+            f"interleaved): p50 {blend['p50_ms'] / best['p50_ms']:.2f}x, "
+            f"p99 {blend['p99_ms'] / best['p99_ms']:.2f}x"
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--levels", default=",".join(map(str, LEVELS)))
+    parser.add_argument("--rounds", type=int, default=300, help="queries per measurement")
+    args = parser.parse_args(argv)
+    # A terminated run still stops and deletes its embedded Postgres (finally blocks run).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    console = Console(width=max(Console().width, 200))
+    levels = sorted(int(level) for level in args.levels.split(","))
+    report = asyncio.run(run(levels, args.rounds, console))
+    print_report(report, console)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(report, indent=2))
+    console.print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Studies on our own cases: learning, the lint threshold, long messages, cache stability."""

@@ -1,0 +1,9 @@
+"""The benchmark runner behind ``toolret eval --bench DIR``: recall on your own benchmark folders.
+
+- ``data``: a benchmark folder (tools or MCP servers, cases, examples) as one ``BenchSet``;
+- ``results``: what a run measures (``RankMetrics``, ``BenchRow``, ``BenchResult``);
+- ``runner``: both retrievers over every set, mode and example configuration;
+- ``studies``: the comparisons behind each ranking choice (template, role, score, hybrid);
+- ``memo``: an embedder wrapper that embeds each text once per run;
+- ``report``: markdown tables and, with the ``[eval]`` extra, recall@k plots.
+"""

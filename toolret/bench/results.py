@@ -1,0 +1,123 @@
+"""What a benchmark run measures: recall at each cut-off and MRR per set, language and mode.
+
+``rank_metrics`` reads them off a retriever's full ranking (``ranker``); ``BenchRow`` is one
+set x retriever x language x mode x example configuration, ``Agreement`` whether the client
+selected what the in-memory retriever selected, ``BenchResult`` a whole run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from toolret.bench.data import BenchCase, BenchSet
+from toolret.catalog import Catalog
+from toolret.memory import InMemoryRetriever
+from toolret.selection import Ranking, top_k
+
+__all__ = [
+    "CURVE_KS",
+    "RANK_KS",
+    "TIME_BUDGET",
+    "Agreement",
+    "BenchResult",
+    "BenchRow",
+    "Rank",
+    "RankMetrics",
+    "rank_metrics",
+    "ranker",
+]
+
+RANK_KS = (1, 3, 5)
+"""Cut-offs read off the ranking; the configured ``k`` is read off what ``select()`` bound."""
+CURVE_KS = tuple(range(1, 21))
+TIME_BUDGET = 60.0
+"""Seconds: the benchmark measures ranking, not the speed of a loaded machine."""
+
+Rank = Callable[[str], Awaitable[Ranking]]
+
+
+@dataclass(frozen=True)
+class RankMetrics:
+    """Recall at each cut-off of ``CURVE_KS``, MRR, and the share of messages with no signal."""
+
+    curve: tuple[float, ...]
+    mrr: float
+    no_signal: float
+    cases: int
+
+    def recall(self, cut: int) -> float:
+        return self.curve[CURVE_KS.index(cut)]
+
+
+async def rank_metrics(rank: Rank, catalog: Catalog, cases: Sequence[BenchCase]) -> RankMetrics:
+    """Rank every case; a case's recall at k is the share of its tools in the top k, its
+    reciprocal rank the mean of 1/rank over its tools (0 for a tool the ranking left out)."""
+    curve = [0.0] * len(CURVE_KS)
+    reciprocal = no_signal = 0.0
+    for case in cases:
+        ranking = await rank(case.query)
+        order = top_k(catalog, ranking.scores, len(catalog.candidates))
+        place = {name: i + 1 for i, name in enumerate(order)}
+        ranks = [place.get(name, 10**9) for name in case.expected]
+        for i, cut in enumerate(CURVE_KS):
+            curve[i] += sum(r <= cut for r in ranks) / len(ranks)
+        reciprocal += sum(1 / r for r in ranks) / len(ranks)
+        no_signal += max(ranking.scores.values(), default=0.0) <= 0
+    n = len(cases) or 1
+    return RankMetrics(tuple(v / n for v in curve), reciprocal / n, no_signal / n, len(cases))
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    """One benchmark x retriever x language x mode x example configuration."""
+
+    bench: str
+    tuning: bool
+    retriever: str
+    embedder: str
+    language: str
+    mode: str
+    examples: bool
+    metrics: RankMetrics
+    recall_at_k: float
+    """What ``select()`` bound: the share of each case's tools among its ``k``."""
+    bound: float
+    """Tools bound per selection (core + retrieved)."""
+    roster: int
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Whether the client selected what the in-memory retriever selected, case by case."""
+
+    bench: str
+    embedder: str
+    examples: bool
+    cases: int
+    same: int
+    largest_score_gap: float
+
+    @property
+    def all_same(self) -> bool:
+        return self.same == self.cases
+
+
+@dataclass
+class BenchResult:
+    """Everything one ``--bench`` run measured."""
+
+    k: int
+    sets: list[BenchSet] = field(default_factory=list)
+    rows: list[BenchRow] = field(default_factory=list)
+    agreements: list[Agreement] = field(default_factory=list)
+    studies: list[object] = field(default_factory=list)
+    """``toolret.bench.studies.StudyResult`` per study run."""
+    embedders: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    elapsed: float = 0.0
+
+
+def ranker(retriever: InMemoryRetriever, catalog: Catalog) -> Rank:
+    """``retriever.rank`` on ``catalog``, as a function of the message."""
+    return lambda text: retriever.rank(catalog, text)

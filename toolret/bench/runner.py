@@ -1,0 +1,374 @@
+"""``toolret eval --bench DIR``: recall and MRR on public benchmark folders, for both retrievers.
+
+For each benchmark folder given (``toolret.bench.data``), with and without the tools' example
+requests:
+
+- the in-memory retriever in every mode (dense, bm25, hybrid);
+- the pgvector client (``ToolRetrievalClient``; dense, the only mode it serves) on the database
+  ``DATABASE_URL`` names, else the embedded Postgres — and whether its selections equal the
+  in-memory retriever's, case by case.
+
+Per language: recall@1/3/5 and MRR read off the full ranking, recall@k (12) off what
+``select()`` bound, the share of messages with no signal (every tool scored 0), and the tools
+bound. ``--study`` adds the comparisons behind each ranking choice (``toolret.bench.studies``).
+Writes ``report.md`` and recall@k plots (``toolret.bench.report``).
+
+Every text is embedded once (``MemoEmbedder``) and shared by the retrievers and the studies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from pathlib import Path
+
+from toolret.bench.data import BenchSet, load_benchmark
+from toolret.bench.memo import MemoEmbedder
+from toolret.bench.results import (
+    TIME_BUDGET,
+    Agreement,
+    BenchResult,
+    BenchRow,
+    Rank,
+    rank_metrics,
+    ranker,
+)
+from toolret.catalog import Catalog
+from toolret.embedders.base import Embedder, embed_role
+from toolret.embedders.e5 import BundledE5Embedder
+from toolret.memory import InMemoryRetriever
+from toolret.profile import corpus_documents
+from toolret.selection import DEFAULT_K, Mode, Selection
+from toolret.settings import RetrievalMode, Settings, make_embedder
+
+__all__ = [
+    "configured_embedders",
+    "evaluate_bench",
+    "main",
+    "resolve_embedders",
+    "run_bench",
+    "split_list",
+]
+
+MODES: tuple[RetrievalMode, ...] = ("dense", "bm25", "hybrid")
+DEFAULT_OUT = Path("evals/out/bench")
+
+
+async def _measure(
+    result: BenchResult,
+    bench: BenchSet,
+    memo: MemoEmbedder,
+    *,
+    modes: Sequence[RetrievalMode],
+    database_url: str | None,
+    k: int,
+    log: bool,
+) -> None:
+    for flag in (True, False):
+        catalog = bench.catalog(examples=flag)
+        memory_selections: dict[str, Selection] = {}
+        for mode in modes:
+            retriever = InMemoryRetriever(memo, mode=mode, k=k, time_budget=TIME_BUDGET)
+            await retriever.index(catalog)
+            selections = await _rows(
+                result,
+                bench,
+                catalog,
+                "memory",
+                mode,
+                flag,
+                memo.model_id,
+                retriever.select,
+                ranker(retriever, catalog),
+                k,
+            )
+            if mode == "dense":
+                memory_selections = selections
+        if database_url is not None:
+            client = await _client_rows(result, bench, catalog, memo, flag, database_url, k)
+            if memory_selections:
+                result.agreements.append(
+                    _agreement(bench, memo.model_id, flag, memory_selections, client)
+                )
+        _say(log, f"{bench.name} examples={flag}: measured")
+
+
+async def _client_rows(
+    result: BenchResult,
+    bench: BenchSet,
+    catalog: Catalog,
+    memo: MemoEmbedder,
+    examples: bool,
+    database_url: str,
+    k: int,
+) -> dict[str, Selection]:
+    from toolret.client import ToolRetrievalClient
+
+    async with ToolRetrievalClient(
+        database_url, embedder=memo, k=k, time_budget=TIME_BUDGET
+    ) as client:
+        await client.index(catalog)
+        every = len(catalog.candidates)
+        return await _rows(
+            result,
+            bench,
+            catalog,
+            "client",
+            "dense",
+            examples,
+            memo.model_id,
+            client.select,
+            lambda text: client.rank(catalog, text, every),
+            k,
+        )
+
+
+async def _rows(
+    result: BenchResult,
+    bench: BenchSet,
+    catalog: Catalog,
+    retriever: str,
+    mode: str,
+    examples: bool,
+    embedder: str,
+    select: Callable[[Catalog, str], Awaitable[Selection]],
+    rank: Rank,
+    k: int,
+) -> dict[str, Selection]:
+    selections: dict[str, Selection] = {}
+    for language in bench.languages:
+        cases = bench.cases_in(language)
+        metrics = await rank_metrics(rank, catalog, cases)
+        found = bound = 0.0
+        for case in cases:
+            selection = await select(catalog, case.query)
+            if selection.mode is not Mode.NARROWED:
+                raise RuntimeError(
+                    f"{retriever} did not narrow {case.query!r}: {selection.mode.value}, "
+                    f"{selection.reason.value if selection.reason else '-'}"
+                )
+            selections[case.query] = selection
+            found += sum(name in selection.names for name in case.expected) / len(case.expected)
+            bound += len(selection.tools)
+        n = len(cases) or 1
+        result.rows.append(
+            BenchRow(
+                bench.name,
+                bench.tuning,
+                retriever,
+                embedder,
+                language,
+                mode,
+                examples,
+                metrics,
+                found / n,
+                bound / n,
+                len(catalog),
+            )
+        )
+    return selections
+
+
+def _agreement(
+    bench: BenchSet,
+    embedder: str,
+    examples: bool,
+    memory: dict[str, Selection],
+    client: dict[str, Selection],
+) -> Agreement:
+    same = 0
+    gap = 0.0
+    for query, selection in memory.items():
+        other = client[query]
+        same += selection.names == other.names
+        for name, score in selection.scores.items():
+            if name in other.scores:
+                gap = max(gap, abs(score - other.scores[name]))
+    return Agreement(bench.name, embedder, examples, len(memory), same, gap)
+
+
+async def _embed_everything(memo: MemoEmbedder, sets: Sequence[BenchSet]) -> None:
+    """Embed every query and document once, in large batches, before anything is timed."""
+    await memo.embed_queries([case.query for bench in sets for case in bench.cases])
+    for bench in sets:
+        documents = corpus_documents(bench.catalog(examples=True), memo)
+        for role in ("document", "query"):
+            await embed_role(memo, [doc.text for _, doc in documents if doc.role == role], role)
+
+
+async def evaluate_bench(
+    sets: Sequence[BenchSet],
+    embedders: Sequence[Embedder],
+    *,
+    modes: Sequence[RetrievalMode] = MODES,
+    database_url: str | None = None,
+    studies: Sequence[str] = (),
+    k: int = DEFAULT_K,
+    log: bool = True,
+) -> BenchResult:
+    """Measure every set with every embedder; run the ``studies`` on the tuning sets."""
+    from toolret.bench.studies import run_study
+
+    started = time.perf_counter()
+    result = BenchResult(k=k, sets=list(sets))
+    for inner in embedders:
+        memo = MemoEmbedder(inner)
+        try:
+            await _embed_everything(memo, sets)
+        except Exception as error:  # an unreachable provider skips that embedder, loudly
+            result.skipped[inner.model_id] = repr(error)
+            _say(log, f"skipping {inner.model_id}: {error!r}")
+            continue
+        result.embedders.append(memo.model_id)
+        for bench in sets:
+            await _measure(
+                result, bench, memo, modes=modes, database_url=database_url, k=k, log=log
+            )
+        tuning = [bench for bench in sets if bench.tuning]
+        for study in studies:
+            tick = time.perf_counter()
+            result.studies.append(await run_study(study, memo, tuning, k=k))
+            _say(log, f"{memo.model_id} study {study}: {time.perf_counter() - tick:.0f} s")
+    result.elapsed = time.perf_counter() - started
+    return result
+
+
+def run_bench(
+    folders: Sequence[Path | str],
+    out_dir: Path | str | None = DEFAULT_OUT,
+    *,
+    embedders: Sequence[str] | Sequence[Embedder] | None = None,
+    modes: Sequence[RetrievalMode] = MODES,
+    retrievers: Sequence[str] = ("memory", "client"),
+    database_url: str | None = None,
+    extra_sets: Sequence[BenchSet] = (),
+    studies: Sequence[str] = (),
+    k: int = DEFAULT_K,
+    plots: bool = True,
+    log: bool = True,
+) -> BenchResult:
+    """Load the folders (and add ``extra_sets``), measure, write the report (None: no files).
+
+    The client runs on ``database_url``, else ``DATABASE_URL``, else the embedded Postgres.
+    """
+    sets = [load_benchmark(folder) for folder in folders] + list(extra_sets)
+    chosen = resolve_embedders(embedders)
+    url = None
+    if "client" in retrievers:
+        from toolret.store.embedded import resolve_database_url
+
+        url = database_url or resolve_database_url()
+
+    async def go() -> BenchResult:
+        try:
+            return await evaluate_bench(
+                sets, chosen, modes=modes, database_url=url, studies=studies, k=k, log=log
+            )
+        finally:
+            for embedder in chosen:
+                await embedder.aclose()
+
+    result = asyncio.run(go())
+    if out_dir is not None:
+        from toolret.bench.report import write_bench_report
+
+        write_bench_report(result, Path(out_dir), plots=plots)
+    return result
+
+
+def main(argv: Sequence[str] | None = None, extra_sets: Sequence[BenchSet] = ()) -> int:
+    """``toolret eval --bench DIR [DIR ...]``: print the tables, write the report.
+
+    ``extra_sets`` are measured beside the folders (the roster's halves, from a checkout:
+    ``python -m evals.benchmark``)."""
+    from toolret.bench.studies import STUDIES
+
+    parser = argparse.ArgumentParser(
+        prog="python -m toolret.bench.runner", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("folders", nargs="+", type=Path, help="benchmark folders")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="report directory")
+    parser.add_argument("--modes", default=",".join(MODES), help="comma-separated modes")
+    parser.add_argument("--retrievers", default="memory,client", help="memory,client")
+    parser.add_argument("--embedders", default=None, help="bundled,gemini")
+    parser.add_argument("--k", type=int, default=DEFAULT_K, help="tools retrieved per turn")
+    parser.add_argument(
+        "--study",
+        default="",
+        help=f"comma-separated: {', '.join(STUDIES)}, or all (on the tuning sets only)",
+    )
+    parser.add_argument("--no-plots", action="store_true", help="write the tables only")
+    args = parser.parse_args(argv)
+    modes = split_list(args.modes)
+    unknown = [mode for mode in modes if mode not in MODES]
+    if unknown:
+        parser.error(f"unknown mode {unknown[0]!r}; use {', '.join(MODES)}")
+    studies = list(STUDIES) if args.study == "all" else split_list(args.study)
+    if [study for study in studies if study not in STUDIES]:
+        parser.error(f"unknown study in {args.study!r}; use {', '.join(STUDIES)} or all")
+    retrievers = split_list(args.retrievers)
+    if not set(retrievers) <= {"memory", "client"} or "memory" not in retrievers:
+        parser.error("--retrievers takes memory, or memory,client")
+    started = time.perf_counter()
+    result = run_bench(
+        args.folders,
+        args.out,
+        embedders=split_list(args.embedders) if args.embedders else None,
+        modes=modes,  # type: ignore[arg-type]
+        retrievers=retrievers,
+        extra_sets=extra_sets,
+        studies=studies,
+        k=args.k,
+        plots=not args.no_plots,
+    )
+    from toolret.bench.report import console_bench_report
+
+    print(console_bench_report(result))
+    print(f"\nreport: {args.out / 'report.md'}  ({time.perf_counter() - started:.1f}s)")
+    return 0 if all(agreement.all_same for agreement in result.agreements) else 1
+
+
+def configured_embedders(names: Iterable[str] | None = None) -> list[Embedder]:
+    """The bundled model, then Gemini when ``GEMINI_API_KEY`` is set (or as ``names`` ask)."""
+    settings = Settings()
+    has_key = settings.gemini_api_key is not None and bool(
+        settings.gemini_api_key.get_secret_value()
+    )
+    wanted = list(names) if names is not None else ["bundled", *(["gemini"] if has_key else [])]
+    embedders: list[Embedder] = []
+    for name in wanted:
+        if name == "bundled":
+            embedders.append(BundledE5Embedder())
+        elif name == "gemini":
+            if not has_key:
+                raise SystemExit("the gemini embedder needs GEMINI_API_KEY")
+            embedders.append(make_embedder(settings))
+        else:
+            raise SystemExit(f"unknown embedder {name!r}; use bundled or gemini")
+    return embedders
+
+
+def resolve_embedders(embedders: Sequence[str] | Sequence[Embedder] | None) -> list[Embedder]:
+    """The embedders named (or given), or every configured one."""
+    if not embedders:
+        return configured_embedders()
+    names = [e for e in embedders if isinstance(e, str)]
+    objects = [e for e in embedders if not isinstance(e, str)]
+    return (configured_embedders(names) if names else []) + objects
+
+
+def split_list(value: str) -> list[str]:
+    """A comma-separated option's items."""
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _say(log: bool, message: str) -> None:
+    if log:
+        print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,54 @@
+"""``toolret db``: migrate the database, and stop the embedded server."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from toolret.cli.options import UrlOption, console
+
+__all__ = ["db_app"]
+
+db_app = typer.Typer(help="The vector database: migrate it, stop the embedded server.")
+
+
+@db_app.command("upgrade")
+def db_upgrade(url: UrlOption = None) -> None:
+    """Migrate the database to the latest schema (alembic upgrade head)."""
+    from toolret.store.embedded import resolve_database_url
+    from toolret.store.migrate import upgrade_database
+
+    target = url or resolve_database_url()
+    upgrade_database(target)
+    console.print("database at the latest schema")
+
+
+@db_app.command("downgrade", context_settings={"ignore_unknown_options": True})
+def db_downgrade(
+    revision: Annotated[
+        str,
+        typer.Argument(help="A revision id, base (remove toolret's tables), or -N steps back."),
+    ] = "-1",
+    url: UrlOption = None,
+) -> None:
+    """Undo toolret's migrations to REVISION (alembic downgrade; default one step, -1)."""
+    from toolret.store.embedded import resolve_database_url
+    from toolret.store.migrate import database_revision, downgrade_database
+
+    target = url or resolve_database_url()
+    before = database_revision(target)
+    if before is None:
+        console.print("the database has no toolret schema: nothing to downgrade")
+        return
+    downgrade_database(target, revision)
+    after = database_revision(target) or "base (no toolret tables)"
+    console.print(f"database downgraded from {before} to {after}")
+
+
+@db_app.command("stop")
+def db_stop() -> None:
+    """Stop the embedded Postgres (it keeps running between commands otherwise)."""
+    from toolret.store.embedded import stop_local_server
+
+    console.print("stopped" if stop_local_server() else "the embedded Postgres was not running")

@@ -1,0 +1,42 @@
+"""Options several commands share, and where every command prints."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from toolret.settings import RetrievalMode
+
+__all__ = ["CatalogOption", "KOption", "ModeOption", "UrlOption", "console"]
+
+console = Console()
+
+CatalogOption = Annotated[
+    str,
+    typer.Option(
+        "--catalog",
+        "-c",
+        help="The tools: 'package.module:attribute' naming a Catalog, or a JSON file of "
+        "OpenAI/Anthropic tools or an MCP tools/list result.",
+    ),
+]
+KOption = Annotated[
+    int | None,
+    typer.Option("--k", "-k", min=1, help="How many non-core tools to bind [TOOLRET_K]."),
+]
+ModeOption = Annotated[
+    RetrievalMode | None,
+    typer.Option(
+        "--mode",
+        "-m",
+        help="dense (embeddings), bm25 (lexical) or hybrid (dense + BM25 where words match).",
+        case_sensitive=False,
+    ),
+]
+
+UrlOption = Annotated[
+    str | None,
+    typer.Option("--url", help="postgresql:// URL [DATABASE_URL; else the embedded Postgres]."),
+]

@@ -1,0 +1,75 @@
+"""``toolret reindex``: embed what catalogs need, inline or through the worker (a deploy step)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from typing import Annotated
+
+import typer
+from rich.progress import Progress, TaskID
+
+from toolret.cli.errors import fail, load_or_exit
+from toolret.cli.options import console
+from toolret.settings import Settings
+
+__all__ = ["reindex"]
+
+
+def reindex(
+    catalog: Annotated[
+        list[str],
+        typer.Option(
+            "--catalog", "-c", help="A catalog spec, as for search; repeat for several catalogs."
+        ),
+    ],
+    enqueue: Annotated[
+        bool, typer.Option("--enqueue", help="Queue a job for the worker instead [REDIS_URL].")
+    ] = False,
+) -> None:
+    """Embed what the catalogs' tools need, here or through the worker; for a deploy step.
+
+    Inline (the default): embeds only the documents this model has no vector for, with a
+    progress bar, and publishes each catalog atomically [DATABASE_URL; else the embedded
+    Postgres]. With --enqueue: queues one reindex job per catalog for the worker (arq
+    workers.WorkerSettings) and returns at once; a corpus already queued is not queued twice.
+    """
+    from toolret.indexing import index_catalog
+    from toolret.queue import ReindexQueue
+    from toolret.settings import make_embedder
+    from toolret.store.embedded import resolve_database_url
+    from toolret.store.vector_store import VectorStore
+
+    settings, catalogs = Settings(), {spec: load_or_exit(spec) for spec in catalog}
+    if enqueue and not settings.redis_url:
+        fail("--enqueue needs REDIS_URL, the Redis the worker reads", 2)
+
+    async def run() -> None:
+        embedder = make_embedder(settings)
+        try:
+            if enqueue:
+                async with ReindexQueue(settings.redis_url or "") as queue:
+                    for spec, tools in catalogs.items():
+                        queued = await queue.enqueue(tools, embedder)
+                        console.print(f"{spec}: {'queued' if queued else 'already queued'}")
+                return
+            url = await asyncio.to_thread(resolve_database_url, settings)
+            async with VectorStore.from_url(url) as store:
+                for spec, tools in catalogs.items():
+                    with Progress(console=console, transient=True) as bar:
+                        task = bar.add_task(spec, total=None)
+                        advance = functools.partial(_advance, bar, task)
+                        report = await index_catalog(store, embedder, tools, progress=advance)
+                    console.print(
+                        f"{spec}: {report.documents} documents, {report.embedded} embedded, "
+                        f"{'published' if report.published else 'already published'} "
+                        f"({report.seconds:.1f} s)"
+                    )
+        finally:
+            await embedder.aclose()
+
+    asyncio.run(run())
+
+
+def _advance(bar: Progress, task: TaskID, done: int, total: int) -> None:
+    bar.update(task, completed=done, total=total)

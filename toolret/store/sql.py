@@ -1,0 +1,509 @@
+"""The store's SQL: the request path's two ranking statements, and the maintenance statements.
+
+Both statements score each tool as its embedder's ``ToolScore`` says (``max``: its best vector;
+``blend``: a weighted mean of its description and its best few examples, exactly as
+``toolret.memory.DenseIndex`` computes it) and return the best tools, in one round trip. A tool's
+examples are its written ones and the example vectors learned from misses
+(``toolret_learned_vectors``) that lie within ``LEARNED_MIN_SIMILARITY`` of the message. They are
+prepared once per pooled connection (asyncpg's
+statement cache), so each is written to have one right plan whatever the parameters — a
+prepared statement's generic plan cannot see how many documents a catalog has:
+
+- ``exact``: a small catalog (up to ``EXACT_LIMIT`` documents, e.g. one workspace's 44 tools)
+  in a table that may hold a hundred thousand rows. The catalog's document keys travel as an
+  array; each is a primary-key lookup (a lateral join, so no plan can turn it into a scan) and
+  the distances are sorted exactly. ``toolret_vectors`` holds only published vectors; a tool
+  with a document that has none (its corpus is not published yet) comes back with a NULL
+  distance: it is bound unranked, never unreachable.
+- ``hnsw``: a large catalog whose exact corpus is published. The model's partial HNSW index
+  (same expression, same literal ``model_id`` predicate) is scanned in distance order with
+  ``hnsw.iterative_scan = relaxed_order``, filtered through an index probe of the corpus's
+  membership (core and already-bound tools left out), and stops after ``3 × k`` vectors; if
+  those hold fewer than ``k`` distinct tools, a second scan of ``k × documents per tool``
+  vectors (enough whatever the examples) runs in the same statement. An unpublished corpus
+  returns no rows at once (a one-time filter), and the caller falls back to ``exact``.
+
+  With a ``blend`` score (and examples), the nearest vectors only nominate candidates: two
+  scans, one of descriptions (``2 x k``, so at least ``k`` tools) and one of examples
+  (``3 x k``), name the candidate tools; each candidate's documents are then looked up by
+  (corpus, tool) and scored exactly. A tool outside both scans cannot score better than the
+  bound the scans' farthest distances give, so when ``k`` candidates score within it the
+  answer is exact (given the index's nearest neighbours); when they do not, wider scans
+  (``4 x k`` descriptions, ``k x max(5, most documents)`` examples) run in the same
+  statement. Both statements read a document's kind from its stored vector (the kind its
+  first writer gave it: a text that is one tool's description and, in the same role, another
+  tool's example would count as the first).
+
+Model id, dimension and the HNSW limits are literals (they select the partial index and the
+plan); every value from a request is a parameter. The query vector travels in pgvector's binary
+format (the codec is registered on each pooled connection): 25% faster than a ``real[]``
+parameter cast to ``vector`` on a 44-tool catalog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from toolret.catalog import Catalog
+from toolret.profile import DEFAULT_PROFILE, LEARNED_MIN_SIMILARITY, RetrievalProfile, ToolScore
+from toolret.store.schema import sql_literal, vector_cast
+from toolret.tool import Role
+
+__all__ = [
+    "EXACT_LIMIT",
+    "FIRST_DESCRIPTIONS_PER_TOOL",
+    "FIRST_EXAMPLES_PER_TOOL",
+    "FIRST_SCAN_PER_TOOL",
+    "CatalogQuery",
+    "exact_sql",
+    "gc_vectors",
+    "hnsw_sql",
+]
+
+_LEARNED_MAX_DISTANCE = f"{1.0 - LEARNED_MIN_SIMILARITY:.6f}"
+"""Learned vectors count only within this cosine distance (``toolret.feedback.learning``)."""
+
+EXACT_LIMIT = 500
+"""Catalogs with up to this many candidate documents are ranked exactly (``exact_sql``): about
+3 µs a document, so 1.2 ms for the 44-tool roster with its examples (394 documents), 4.4 ms for
+1,355 — where the HNSW statement takes 1.5 ms (``python -m evals.perf.select``)."""
+
+
+@dataclass(frozen=True)
+class CatalogQuery:
+    """What the ranking statements need from one catalog, computed once per catalog and model.
+
+    ``tools`` and ``keys`` are parallel: the candidate (non-core) tools' documents, each
+    (tool, key) once. ``score`` is how the statements combine a tool's distances.
+    """
+
+    model_id: str
+    corpus_hash: str
+    tools: tuple[str, ...]
+    keys: tuple[str, ...]
+    core: frozenset[str]
+    candidates: frozenset[str]
+    max_documents_per_tool: int
+    score: ToolScore = DEFAULT_PROFILE.score
+
+    @classmethod
+    def build(
+        cls,
+        catalog: Catalog,
+        model_id: str,
+        example_role: Role,
+        profile: RetrievalProfile = DEFAULT_PROFILE,
+    ) -> CatalogQuery:
+        tools: list[str] = []
+        keys: list[str] = []
+        most = 1  # documents of the candidate with the most
+        for tool in catalog.candidates:
+            documents = {doc.key for doc in tool.documents(example_role, profile.template)}
+            most = max(most, len(documents))
+            for key in sorted(documents):
+                tools.append(tool.name)
+                keys.append(key)
+        return cls(
+            model_id=model_id,
+            corpus_hash=catalog.corpus_hash(model_id, example_role, profile.template),
+            tools=tuple(tools),
+            keys=tuple(keys),
+            core=frozenset(tool.name for tool in catalog.core),
+            candidates=frozenset(tool.name for tool in catalog.candidates),
+            max_documents_per_tool=most,
+            score=profile.score,
+        )
+
+    @property
+    def documents(self) -> int:
+        """How many candidate documents the catalog has."""
+        return len(self.keys)
+
+
+@lru_cache(maxsize=64)
+def exact_sql(model_id: str, dimension: int, score: ToolScore = DEFAULT_PROFILE.score) -> str:
+    """Rank a catalog's own documents exactly.
+
+    ``$1`` query vector, ``$2`` tool per document, ``$3`` document keys, ``$4`` how
+    many ranked tools to return, ``$5`` the corpus hash. Rows: ``(tool_name, distance,
+    published)``: the ``$4`` nearest complete tools, then every incomplete tool with a NULL
+    distance; ``published`` says whether this exact corpus is published. A tool's distance is
+    one minus its ``score``.
+    """
+    model = sql_literal(model_id)
+    cast = vector_cast(dimension)
+    if score.kind == "max":
+        tools = """
+    SELECT tool_name, min(distance) AS distance, bool_and(distance IS NOT NULL) AS complete
+    FROM scored GROUP BY tool_name"""
+    else:
+        tools = f"""
+    SELECT tool_name, {_blend(score)} AS distance, bool_and(distance IS NOT NULL) AS complete
+    FROM (SELECT *, row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n
+          FROM scored) AS s
+    GROUP BY tool_name"""
+    return f"""
+WITH query AS MATERIALIZED (SELECT {_query_vector(dimension)} AS q),
+scored AS MATERIALIZED (
+    SELECT c.tool_name, v.kind, v.embedding::{cast} <=> (SELECT q FROM query) AS distance
+    FROM unnest($2::text[], $3::text[]) AS c(tool_name, doc_key)
+    LEFT JOIN LATERAL (
+        SELECT v.embedding, v.kind FROM toolret_vectors v
+        WHERE v.model_id = {model} AND v.doc_key = c.doc_key
+    ) AS v ON true
+    UNION ALL  -- the corpus's learned example vectors (toolret.feedback.store)
+    SELECT l.tool_name, 'example', l.embedding::{cast} <=> (SELECT q FROM query)
+    FROM toolret_learned_vectors l
+    WHERE l.model_id = {model} AND l.corpus_hash = $5 AND l.tool_name = ANY ($2::text[])
+      AND l.embedding::{cast} <=> (SELECT q FROM query) <= {_LEARNED_MAX_DISTANCE}),
+tools AS MATERIALIZED ({tools})
+SELECT r.tool_name, r.distance,
+       (SELECT c.published_at IS NOT NULL FROM toolret_corpora c
+        WHERE c.model_id = {model} AND c.corpus_hash = $5) AS published
+FROM ((SELECT tool_name, distance FROM tools WHERE complete ORDER BY distance, tool_name LIMIT $4)
+      UNION ALL
+      (SELECT tool_name, NULL FROM tools WHERE NOT complete)) AS r
+"""
+
+
+FIRST_SCAN_PER_TOOL = 3
+"""The first HNSW pass scans ``3 × k`` vectors: on the 44-tool roster (about ten vectors per
+tool) that always held ``k`` distinct tools for the eval's 133 messages; when it does not, a
+second pass scans ``k × most vectors of any tool``, which always does."""
+
+
+FIRST_DESCRIPTIONS_PER_TOOL = 2
+FIRST_EXAMPLES_PER_TOOL = 3
+"""With a blended score, the first pass scans ``2 × k`` descriptions and ``3 × k`` examples:
+on the public dev benchmark (60 tools, 660 vectors) and the roster's tuning half those certify
+the exact answer for 93–100% of messages; the second pass (``4 × k`` and
+``k × max(5, most documents)``) certified all of them. Where scores have a flat tail (random
+vectors, where only the few true neighbours are near) the first pass seldom certifies: the
+statement then costs about nine times the max statement (three with one pass)."""
+
+
+@lru_cache(maxsize=256)
+def hnsw_sql(
+    model_id: str,
+    dimension: int,
+    tools: int,
+    most_documents: int,
+    score: ToolScore = DEFAULT_PROFILE.score,
+) -> str:
+    """Rank a published corpus through the model's HNSW index.
+
+    ``$1`` query vector, ``$2`` the corpus hash, ``$3`` tool names to leave out (core tools,
+    tools already bound). Returns the best ``tools`` other tools as ``(tool_name, distance)``,
+    best first; no rows when the corpus is not published. A catalog without examples
+    (``most_documents`` 1) scores every tool by its description under either score.
+    """
+    if score.kind == "blend" and most_documents > 1:
+        return _hnsw_blend_sql(model_id, dimension, tools, most_documents, score)
+    return _hnsw_max_sql(model_id, dimension, tools, most_documents)
+
+
+def _hnsw_max_sql(model_id: str, dimension: int, tools: int, most_documents: int) -> str:
+    """A tool's score is its nearest vector, so the ``tools`` best tools are the first ``tools``
+    distinct owners in distance order: scanning ``tools × most_documents`` vectors is certain
+    to reach them. That can be ten times what is needed, so a first pass scans
+    ``FIRST_SCAN_PER_TOOL × tools`` vectors, and the second pass runs (a one-time filter)
+    only when the first found fewer distinct tools. Limits are literals, not parameters: a
+    generic plan for ``LIMIT $n`` guesses a tenth of the table, and plans for that guess.
+    """
+    first = tools * min(FIRST_SCAN_PER_TOOL, most_documents)
+    every = tools * most_documents
+    model = sql_literal(model_id)
+    cast = vector_cast(dimension)
+
+    def scan(limit: int, gate: str) -> str:
+        return f"""
+    SELECT v.doc_key, v.embedding::{cast} <=> {_query_vector(dimension)} AS distance
+    FROM toolret_vectors v
+    WHERE v.model_id = {model}
+      AND {gate}
+      AND EXISTS (SELECT FROM toolret_corpus_documents d
+                  WHERE d.corpus_id = (SELECT id FROM corpus) AND d.doc_key = v.doc_key
+                    AND d.tool_name <> ALL ($3::text[]))
+    ORDER BY distance
+    LIMIT {int(limit)}"""
+
+    def owners(scanned: str) -> str:
+        return f"""
+    SELECT d.tool_name, min(n.distance) AS distance
+    FROM {scanned} n
+    JOIN toolret_corpus_documents d
+      ON d.corpus_id = (SELECT id FROM corpus) AND d.doc_key = n.doc_key
+    WHERE d.tool_name <> ALL ($3::text[])
+    GROUP BY d.tool_name"""
+
+    short = f"(SELECT id FROM corpus) IS NOT NULL AND (SELECT count(*) FROM ranked) < {int(tools)}"
+    corpus = f"""
+WITH corpus AS MATERIALIZED (
+    SELECT id FROM toolret_corpora
+    WHERE model_id = {model} AND corpus_hash = $2 AND published_at IS NOT NULL),
+learned AS MATERIALIZED (  -- the corpus's learned example vectors, scored exactly (few)
+    SELECT l.tool_name, min(l.embedding::{cast} <=> {_query_vector(dimension)}) AS distance
+    FROM toolret_learned_vectors l
+    WHERE l.model_id = {model} AND l.corpus_hash = $2 AND (SELECT id FROM corpus) IS NOT NULL
+      AND l.tool_name <> ALL ($3::text[])
+      AND l.embedding::{cast} <=> {_query_vector(dimension)} <= {_LEARNED_MAX_DISTANCE}
+    GROUP BY l.tool_name),"""
+    if first == every:
+        return f"""{corpus}
+nearest AS MATERIALIZED ({scan(every, "(SELECT id FROM corpus) IS NOT NULL")}),
+ranked AS ({owners("nearest")})
+SELECT tool_name, min(distance) AS distance
+FROM (SELECT * FROM ranked UNION ALL SELECT * FROM learned) AS r
+GROUP BY tool_name ORDER BY distance, tool_name LIMIT {int(tools)}
+"""
+    return f"""{corpus}
+nearest AS MATERIALIZED ({scan(first, "(SELECT id FROM corpus) IS NOT NULL")}),
+ranked AS MATERIALIZED ({owners("nearest")}),
+farther AS MATERIALIZED ({scan(every, short)}),
+reranked AS ({owners("farther")})
+SELECT tool_name, min(distance) AS distance FROM (
+    SELECT * FROM ranked WHERE (SELECT count(*) FROM ranked) >= {int(tools)}
+    UNION ALL
+    SELECT * FROM reranked
+    UNION ALL
+    SELECT * FROM learned) AS r
+GROUP BY tool_name
+ORDER BY distance, tool_name
+LIMIT {int(tools)}
+"""
+
+
+def _hnsw_blend_sql(
+    model_id: str, dimension: int, tools: int, most_documents: int, score: ToolScore
+) -> str:
+    """Candidates from the nearest descriptions and examples, scored exactly, certified.
+
+    Each pass scans descriptions and examples (HNSW, filtered to the corpus's members), takes
+    every tool either scan met, or with a learned vector near the message (a learned vector
+    beyond ``LEARNED_MIN_SIMILARITY`` does not count, so the bound below still holds), as a
+    candidate, looks up all of each candidate's documents by
+    (corpus, tool) and scores them exactly (``_blend``). A tool neither scan met has its
+    description at least the description scan's farthest distance ``d`` away and its examples
+    at least the example scan's ``e``: its distance is at least ``min(d, w·d + (1-w)·e)``
+    (``d`` alone bounds a tool without examples). When ``tools`` candidates are within that
+    bound, no other tool can displace them; otherwise the second, wider pass runs.
+    """
+    model = sql_literal(model_id)
+    cast = vector_cast(dimension)
+    query = _query_vector(dimension)
+    corpus_id = "(SELECT id FROM corpus)"
+    passes = (
+        (tools * FIRST_DESCRIPTIONS_PER_TOOL, tools * FIRST_EXAMPLES_PER_TOOL),
+        (tools * 2 * FIRST_DESCRIPTIONS_PER_TOOL, tools * max(most_documents, 5)),
+    )
+
+    def scan(kind: str, limit: int, gate: str) -> str:
+        return f"""
+    SELECT v.doc_key, v.embedding::{cast} <=> {query} AS distance
+    FROM toolret_vectors v
+    WHERE v.model_id = {model} AND v.kind = '{kind}'
+      AND {gate}
+      AND EXISTS (SELECT FROM toolret_corpus_documents d
+                  WHERE d.corpus_id = {corpus_id} AND d.doc_key = v.doc_key
+                    AND d.tool_name <> ALL ($3::text[]))
+    ORDER BY distance
+    LIMIT {int(limit)}"""
+
+    def rescore(scans: tuple[str, ...]) -> str:
+        met = " UNION ALL ".join(f"SELECT doc_key FROM {name}" for name in scans)
+        return f"""
+    SELECT tool_name, {_blend(score)} AS distance
+    FROM (SELECT *, row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n
+          FROM (SELECT d.tool_name, v.kind, v.embedding::{cast} <=> {query} AS distance
+                FROM (SELECT m.tool_name FROM ({met}) AS n
+                      JOIN toolret_corpus_documents m
+                        ON m.corpus_id = {corpus_id} AND m.doc_key = n.doc_key
+                      WHERE m.tool_name <> ALL ($3::text[])
+                      UNION
+                      SELECT tool_name FROM learned) AS candidate
+                JOIN toolret_corpus_documents d
+                  ON d.corpus_id = {corpus_id} AND d.tool_name = candidate.tool_name
+                JOIN toolret_vectors v ON v.model_id = {model} AND v.doc_key = d.doc_key
+                UNION ALL
+                SELECT tool_name, 'example', distance FROM learned
+               ) AS scored
+         ) AS s
+    GROUP BY tool_name"""
+
+    def farthest(name: str, limit: int) -> str:
+        # Every member was scanned when the scan came back short: nothing is farther.
+        return (
+            f"(SELECT CASE WHEN count(*) < {int(limit)} THEN 'Infinity'::float8 "
+            f"ELSE max(distance) END FROM {name})"
+        )
+
+    def certified(number: int) -> str:
+        descriptions, examples = passes[number - 1]
+        d = farthest(f"descriptions_{number}", descriptions)
+        e = farthest(f"examples_{number}", examples)
+        weight = score.description_weight
+        if weight >= 1.0:
+            bound = d
+        elif weight <= 0.0:
+            bound = f"least({d}, {e})"
+        else:
+            bound = f"least({d}, {weight!r} * {d} + {1 - weight!r} * {e})"
+        return f"(SELECT count(*) >= {int(tools)} FROM tools_{number} WHERE distance <= {bound})"
+
+    opened = f"{corpus_id} IS NOT NULL"
+    wider = f"{opened} AND NOT (SELECT ok FROM certain)"
+    (d1, e1), (d2, e2) = passes
+    return f"""
+WITH corpus AS MATERIALIZED (
+    SELECT id FROM toolret_corpora
+    WHERE model_id = {model} AND corpus_hash = $2 AND published_at IS NOT NULL),
+learned AS MATERIALIZED (  -- learned example vectors near the message: candidates, scored exactly
+    SELECT l.tool_name, l.embedding::{cast} <=> {query} AS distance
+    FROM toolret_learned_vectors l
+    WHERE l.model_id = {model} AND l.corpus_hash = $2 AND {corpus_id} IS NOT NULL
+      AND l.tool_name <> ALL ($3::text[])
+      AND l.embedding::{cast} <=> {query} <= {_LEARNED_MAX_DISTANCE}),
+descriptions_1 AS MATERIALIZED ({scan("description", d1, opened)}),
+examples_1 AS MATERIALIZED ({scan("example", e1, opened)}),
+tools_1 AS MATERIALIZED ({rescore(("descriptions_1", "examples_1"))}),
+certain AS MATERIALIZED (SELECT {certified(1)} AS ok),
+descriptions_2 AS MATERIALIZED ({scan("description", d2, wider)}),
+examples_2 AS MATERIALIZED ({scan("example", e2, wider)}),
+tools_2 AS MATERIALIZED ({rescore(("descriptions_2", "examples_2"))})
+SELECT tool_name, distance FROM (
+    SELECT * FROM tools_1 WHERE (SELECT ok FROM certain)
+    UNION ALL
+    SELECT * FROM tools_2) AS r
+WHERE distance IS NOT NULL
+ORDER BY distance, tool_name
+LIMIT {int(tools)}
+"""
+
+
+def _blend(score: ToolScore) -> str:
+    """A tool's blended distance over rows ``(kind, distance, n)``, ``n`` the row's rank among
+    the tool's documents of its kind: the weighted description and best-examples distances, or
+    the description's alone for a tool without examples. One minus it is ``score``."""
+    description = "min(distance) FILTER (WHERE kind = 'description')"
+    examples = f"avg(distance) FILTER (WHERE kind = 'example' AND n <= {int(score.examples)})"
+    weight = score.description_weight
+    blended = f"{weight!r} * {description} + {1 - weight!r} * {examples}"
+    return f"coalesce({blended}, {description})"
+
+
+def _query_vector(dimension: int) -> str:
+    """``$1``, a ``vector`` sent in pgvector's binary format, as the model's comparison type."""
+    cast = vector_cast(dimension)
+    plain = f"$1::vector({int(dimension)})"
+    return plain if cast.startswith("vector") else f"{plain}::{cast}"
+
+
+# -- maintenance: named parameters, run through SQLAlchemy ``text()`` ---------------------------
+
+MISSING = """
+SELECT k FROM unnest($1::text[]) AS k
+WHERE NOT EXISTS (SELECT FROM toolret_vectors v WHERE v.model_id = $2 AND v.doc_key = k)
+  AND NOT EXISTS (SELECT FROM toolret_pending_vectors p WHERE p.model_id = $2 AND p.doc_key = k)
+"""
+"""Which of ``$1`` (keys) have no vector for model ``$2``, served or pending (asyncpg)."""
+
+PENDING_COLUMNS = (
+    "model_id",
+    "doc_key",
+    "dimension",
+    "embedding",
+    "role",
+    "kind",
+    "tool_name",
+    "text",
+)
+
+UPSERT_CORPUS = """
+INSERT INTO toolret_corpora (model_id, corpus_hash, documents)
+VALUES (:model, :corpus, :documents)
+ON CONFLICT (model_id, corpus_hash) DO UPDATE SET last_seen_at = now()
+RETURNING id, published_at IS NOT NULL, documents, xmax = 0
+"""
+"""Record a corpus, or that a known one was seen now; ``xmax = 0`` says it is new."""
+
+INSERT_MEMBERSHIP = """
+INSERT INTO toolret_corpus_documents (corpus_id, doc_key, tool_name, position)
+SELECT :id, k, t, p - 1
+FROM unnest(CAST(:keys AS text[]), CAST(:tools AS text[])) WITH ORDINALITY AS u(k, t, p)
+"""
+
+TOUCH = """
+UPDATE toolret_corpora SET last_seen_at = now()
+WHERE model_id = :model AND corpus_hash = :corpus RETURNING id
+"""
+
+IS_PUBLISHED = """
+SELECT published_at IS NOT NULL FROM toolret_corpora
+WHERE model_id = :model AND corpus_hash = :corpus
+"""
+
+ABSENT_FROM_CORPUS = """
+SELECT d.doc_key FROM toolret_corpus_documents d
+WHERE d.corpus_id = :id
+  AND NOT EXISTS (SELECT FROM toolret_vectors v WHERE v.model_id = :model AND v.doc_key = d.doc_key)
+  AND NOT EXISTS (SELECT FROM toolret_pending_vectors p
+                  WHERE p.model_id = :model AND p.doc_key = d.doc_key)
+LIMIT 5
+"""
+"""A few documents of corpus ``:id`` that have no vector at all (publication refuses)."""
+
+MOVE_PENDING = """
+WITH moved AS (
+    DELETE FROM toolret_pending_vectors p
+    WHERE p.model_id = :model
+      AND p.doc_key IN (SELECT doc_key FROM toolret_corpus_documents WHERE corpus_id = :id)
+    RETURNING p.*)
+INSERT INTO toolret_vectors
+    (model_id, doc_key, dimension, embedding, role, kind, tool_name, text, created_at)
+SELECT model_id, doc_key, dimension, embedding, role, kind, tool_name, text, created_at
+FROM moved
+ON CONFLICT DO NOTHING
+"""
+"""Serve a corpus's pending vectors: move them into ``toolret_vectors``."""
+
+MARK_PUBLISHED = (
+    "UPDATE toolret_corpora SET published_at = now(), last_seen_at = now() WHERE id = :id"
+)
+
+ANALYZE_PENDING = "ANALYZE toolret_pending_vectors, toolret_corpus_documents"
+ANALYZE_SERVED = "ANALYZE toolret_vectors"
+
+GC_CORPORA = """
+DELETE FROM toolret_corpora
+WHERE last_seen_at < coalesce(CAST(:now AS timestamptz), now()) - CAST(:grace AS interval)
+"""
+
+
+def gc_vectors(table: str) -> str:
+    """Delete a vector table's rows that no corpus references and that are older than grace."""
+    return f"""
+DELETE FROM {table} v
+WHERE v.created_at < coalesce(CAST(:now AS timestamptz), now()) - CAST(:grace AS interval)
+  AND NOT EXISTS (SELECT FROM toolret_corpus_documents d
+                  JOIN toolret_corpora c ON c.id = d.corpus_id
+                  WHERE c.model_id = v.model_id AND d.doc_key = v.doc_key)
+"""
+
+
+STATUS_MODELS = """
+WITH v AS (SELECT model_id, max(dimension) AS dimension, count(*) AS n
+           FROM toolret_vectors GROUP BY model_id),
+p AS (SELECT model_id, max(dimension) AS dimension, count(*) AS n
+      FROM toolret_pending_vectors GROUP BY model_id),
+c AS (SELECT model_id, count(*) AS n, count(published_at) AS published,
+             max(last_seen_at) AS last_seen
+      FROM toolret_corpora GROUP BY model_id),
+m AS (SELECT model_id FROM v UNION SELECT model_id FROM p UNION SELECT model_id FROM c)
+SELECT m.model_id, coalesce(v.dimension, p.dimension, 0), coalesce(v.n, 0), coalesce(p.n, 0),
+       coalesce(c.n, 0), coalesce(c.published, 0), c.last_seen
+FROM m LEFT JOIN v USING (model_id) LEFT JOIN p USING (model_id) LEFT JOIN c USING (model_id)
+ORDER BY 1
+"""
+
+STATUS_INDEXES = "SELECT indexname FROM pg_indexes WHERE tablename = 'toolret_vectors'"
