@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolret import to_openai
-from toolret.demo_roster import catalog as roster
+from toolret.demo.roster import catalog as roster
 
 __all__ = ["CORE", "MESSAGES", "TOOLS", "registration"]
 

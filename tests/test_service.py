@@ -18,15 +18,19 @@ from tests.http_serving import Serving, serving
 from tests.service_catalog import CORE, MESSAGES, registration
 from toolret.client import ToolRetrievalClient
 from toolret.embedders.e5 import BundledE5Embedder
-from toolret.feedback_queue import FEEDBACK_FUNCTION
+from toolret.feedback.sender import FEEDBACK_FUNCTION
 from toolret.queue import QUEUE_NAME, redis_settings
-from toolret.schema import READER_ROLE
 from toolret.service.app import create_app
 from toolret.service.catalogs import WRITER_ROLE, build_catalog
 from toolret.service.models import CatalogRegistration
 from toolret.service.settings import ServiceSettings
 from toolret.settings import Settings
-from toolret.store import VectorStore
+from toolret.store.schema import READER_ROLE
+from toolret.store.vector_store import VectorStore
+
+LOADED = 10.0
+"""The time budget (s) of the services under test: what they answer is tested here, not how
+fast, and the machine is shared (a catalog look-up past a quarter of it uses the last built)."""
 
 
 @asynccontextmanager
@@ -34,15 +38,17 @@ async def service(
     database_url: str,
     *,
     tokens: dict[str, tuple[str, ...]] | None = None,
-    client: ToolRetrievalClient | None = None,
+    redis_url: str | None = None,
     **settings: Any,
 ) -> AsyncIterator[tuple[Serving, httpx.AsyncClient]]:
-    """The service on ``database_url`` (its own client unless one is given), and an httpx
-    client on its address."""
-    app = create_app(
-        ServiceSettings(tokens=tokens or {}, **settings), client=client, database_url=database_url
-    )
-    async with serving(app) as server, httpx.AsyncClient(base_url=server.url, timeout=120) as http:
+    """The service on ``database_url``, and an httpx client on its address."""
+    client = ToolRetrievalClient(database_url, redis_url=redis_url, time_budget=LOADED)
+    app = create_app(ServiceSettings(tokens=tokens or {}, **settings), client=client)
+    async with (
+        client,
+        serving(app) as server,
+        httpx.AsyncClient(base_url=server.url, timeout=120) as http,
+    ):
         yield server, http
 
 
@@ -58,7 +64,10 @@ def registered_catalog() -> Any:
 
 
 async def test_a_selection_through_the_service_equals_client_select(database_url: str) -> None:
-    async with service(database_url) as (_, http), ToolRetrievalClient(database_url) as direct:
+    async with (
+        service(database_url) as (_, http),
+        ToolRetrievalClient(database_url, time_budget=LOADED) as direct,
+    ):
         registered = await register(http)
         assert registered["created"] is True
         assert registered["indexing"] == {"state": "indexed", "detail": None}
@@ -83,7 +92,10 @@ async def test_a_selection_through_the_service_equals_client_select(database_url
 
 
 async def test_find_tools_and_a_cache_stable_list_through_the_service(database_url: str) -> None:
-    async with service(database_url) as (_, http), ToolRetrievalClient(database_url) as direct:
+    async with (
+        service(database_url) as (_, http),
+        ToolRetrievalClient(database_url, time_budget=LOADED) as direct,
+    ):
         await register(http)
         catalog = registered_catalog()
         query = "remove a field from an object"
@@ -296,8 +308,7 @@ async def test_a_catalog_replaced_through_one_process_is_served_by_another(
 async def test_with_a_worker_a_registration_is_queued_and_the_worker_indexes_it(
     database_url: str, redis_url: str, store: VectorStore, worker: Callable[..., Worker]
 ) -> None:
-    client = ToolRetrievalClient(database_url, redis_url=redis_url)
-    async with client, service(database_url, client=client) as (_, http):
+    async with service(database_url, redis_url=redis_url) as (_, http):
         registered = await register(http)
         assert registered["indexing"] == {"state": "queued", "detail": None}
         cold = (await http.post("/v1/select", json=SELECT)).json()
@@ -317,28 +328,26 @@ async def test_feedback_is_queued_and_a_graceful_stop_flushes_every_report(
     database_url: str, redis_url: str
 ) -> None:
     reports = 24
-    client = ToolRetrievalClient(database_url, redis_url=redis_url)
-    async with client:
-        async with service(database_url, client=client) as (server, http):
-            await register(http)
-            bodies = [
-                {
-                    "catalog": "crm",
-                    "message": f"{MESSAGES[i % len(MESSAGES)]} ({i})",
-                    "bound": [*CORE, "create_record", "update_record"],
-                    "called": ["delete_record"],
-                }
-                for i in range(reports)
-            ]
-            answers = await asyncio.gather(*(http.post("/v1/feedback", json=b) for b in bodies))
-            assert [a.json() for a in answers] == [{"queued": True, "reason": None}] * reports
-            full = await http.post("/v1/feedback", json={**bodies[0], "mode": "full"})
-            assert full.json() == {"queued": False, "reason": "not_narrowed"}
-            neither = {key: value for key, value in bodies[0].items() if key != "called"}
-            assert (await http.post("/v1/feedback", json=neither)).json()["field"] == "called"
-            await server.stop()  # as on SIGTERM: the lifespan flushes what is still buffered
+    async with service(database_url, redis_url=redis_url) as (server, http):
+        await register(http)
+        bodies = [
+            {
+                "catalog": "crm",
+                "message": f"{MESSAGES[i % len(MESSAGES)]} ({i})",
+                "bound": [*CORE, "create_record", "update_record"],
+                "called": ["delete_record"],
+            }
+            for i in range(reports)
+        ]
+        answers = await asyncio.gather(*(http.post("/v1/feedback", json=b) for b in bodies))
+        assert [a.json() for a in answers] == [{"queued": True, "reason": None}] * reports
+        full = await http.post("/v1/feedback", json={**bodies[0], "mode": "full"})
+        assert full.json() == {"queued": False, "reason": "not_narrowed"}
+        neither = {key: value for key, value in bodies[0].items() if key != "called"}
+        assert (await http.post("/v1/feedback", json=neither)).json()["field"] == "called"
+        await server.stop()  # as on SIGTERM: the lifespan flushes what is still buffered
 
-        pool = await create_pool(redis_settings(redis_url))
+        pool = await create_pool(redis_settings(redis_url))  # before the client is closed
         try:
             jobs = await pool.queued_jobs(queue_name=QUEUE_NAME)
         finally:

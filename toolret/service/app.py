@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from toolret.errors import SchemaMissingError, StoreError
+from toolret.errors import StoreError
 from toolret.selection import Mode, Reason, Selection, discover, reason_for
 from toolret.service.auth import TokenTable
 from toolret.service.catalogs import CatalogRegistry
@@ -90,6 +90,7 @@ class Service:
             )
         if self._queue is not None:
             await self._queue.aclose()
+        await self.registry.aclose()
         if self.owns_client:
             await self.client.aclose()
 
@@ -120,11 +121,12 @@ def create_app(
         retrieval = client or ToolRetrievalClient(database_url)
         if client is None:
             await retrieval.__aenter__()
+        url = database_url or retrieval.store.engine.url.render_as_string(hide_password=False)
         service = Service(
             retrieval,
             settings,
             tokens,
-            CatalogRegistry(retrieval.store, time_budget=retrieval.time_budget),
+            CatalogRegistry.open(url, time_budget=retrieval.time_budget),
             metrics,
             owns_client=client is None,
         )
@@ -319,17 +321,14 @@ async def _healthz(service: Service, request: Request) -> Response:
 
 
 async def _readyz(service: Service, request: Request) -> Response:
-    from toolret.schema import VERSION_TABLE, head_revision
+    from toolret.store.migrate import head_revision
 
     expected = head_revision()
     revision: str | None = None
     try:
         async with asyncio.timeout(service.client.time_budget):
-            async with service.client.store._connection("readiness check") as connection:
-                revision = await connection.fetchval(f"SELECT version_num FROM {VERSION_TABLE}")
+            revision = await service.registry.schema_revision()
         database = "ok"
-    except SchemaMissingError:
-        database = "ok"  # it answers; the schema is missing (revision None)
     except StoreError as error:
         database = str(error)
     except TimeoutError:

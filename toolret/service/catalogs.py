@@ -18,17 +18,18 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cachetools import LRUCache
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from toolret.catalog import Catalog
 from toolret.errors import CatalogError, StoreError
+from toolret.selection import DEFAULT_TIME_BUDGET
 from toolret.service.http import ApiError
 from toolret.service.models import CatalogRegistration
-
-if TYPE_CHECKING:
-    from toolret.store import VectorStore
+from toolret.store.pool import StorePool
+from toolret.store.schema import VERSION_TABLE
 
 __all__ = ["CACHED_CATALOGS", "LOOKUP_SHARE", "CatalogRegistry", "build_catalog", "content_hash"]
 
@@ -95,12 +96,30 @@ def build_catalog(registration: CatalogRegistration) -> Catalog:
         raise ApiError(422, "invalid_catalog", str(error), field=field) from error
 
 
-class CatalogRegistry:
-    """Registered catalogs over one ``VectorStore``'s pool (its statement timeout applies)."""
+class CatalogRegistry(StorePool):
+    """Registered catalogs, on a small connection pool of their own (``open``).
 
-    def __init__(self, store: VectorStore, *, time_budget: float) -> None:
-        self._store = store
-        self._lookup_timeout = time_budget * LOOKUP_SHARE
+    Look-ups run on the request path: one prepared statement, under the pool's statement
+    timeout and within a quarter of the time budget.
+    """
+
+    @classmethod
+    def open(cls, url: str, *, time_budget: float) -> CatalogRegistry:
+        """A registry on ``url`` (any ``postgresql://`` URL) for requests of ``time_budget``."""
+        registry = cls.from_url(
+            url,
+            pool_size=2,
+            max_overflow=3,
+            pool_timeout=time_budget * LOOKUP_SHARE,
+            statement_timeout=time_budget * LOOKUP_SHARE,
+        )
+        registry.lookup_timeout = time_budget * LOOKUP_SHARE
+        return registry
+
+    def __init__(self, engine: AsyncEngine, **options: Any) -> None:
+        super().__init__(engine, **options)
+        self.lookup_timeout = DEFAULT_TIME_BUDGET * LOOKUP_SHARE
+        """Seconds a request waits for its catalog's row before using the one last built."""
         self._built: LRUCache[str, _Built] = LRUCache(maxsize=CACHED_CATALOGS)
 
     async def get(self, name: str) -> Catalog:
@@ -108,7 +127,7 @@ class CatalogRegistry:
         say and this process never built it."""
         built = self._built.get(name)
         try:
-            async with asyncio.timeout(self._lookup_timeout):
+            async with asyncio.timeout(self.lookup_timeout):
                 row = await self._fetch_row(name, built.content_hash if built else "")
         except (StoreError, TimeoutError) as error:
             if built is not None:
@@ -145,7 +164,7 @@ class CatalogRegistry:
         catalog = build_catalog(registration)
         digest = content_hash(registration)
         try:
-            async with self._store._connection("registering a catalog") as connection:
+            async with self._connection("registering a catalog") as connection:
                 created = await connection.fetchval(
                     _UPSERT, name, registration.format, _canonical(registration), digest
                 )
@@ -161,8 +180,20 @@ class CatalogRegistry:
         self._built[name] = _Built(digest, catalog)
         return catalog, bool(created)
 
+    async def schema_revision(self) -> str | None:
+        """The database's toolret schema revision (None: not migrated); raises
+        ``StoreError`` when the database cannot be reached."""
+        from toolret.errors import SchemaMissingError
+
+        try:
+            async with self._connection("reading the schema revision") as connection:
+                revision = await connection.fetchval(f"SELECT version_num FROM {VERSION_TABLE}")
+        except SchemaMissingError:
+            return None
+        return None if revision is None else str(revision)
+
     async def _fetch_row(self, name: str, known_hash: str) -> tuple[str, str | None] | None:
-        async with self._store._connection("catalog look-up") as connection:
+        async with self._connection("catalog look-up") as connection:
             row = await connection.fetchrow(_LOOKUP, name, known_hash)
         return None if row is None else (str(row[0]), row[1])
 
