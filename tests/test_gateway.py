@@ -170,15 +170,16 @@ async def test_the_gateway_over_stdio(database_url: str, tmp_path: Path) -> None
             )
         )
         gateway = StdioServerParameters(
-            command=sys.executable,
-            args=["-m", "toolret", "gateway", "--config", str(config)],
+            command=str(Path(sys.executable).with_name("toolret")),
+            args=["gateway", "--config", str(config)],
             env={"DATABASE_URL": database_url, "PYTHONPATH": str(REPO)},
             cwd=str(REPO),
         )
         async with Client(gateway) as client:
 
-            async def listed() -> bool:
-                return not (await find(client, "send an email"))["unavailable"]
+            async def listed() -> bool:  # both servers up, and their tools indexed
+                found = await find(client, "send an email")
+                return bool(found["tools"]) and not found["unavailable"]
 
             await until(client, listed)
             await exercise(client, alpha_mcp, bus, pidfile)
