@@ -12,6 +12,8 @@ import asyncio
 import json
 import os
 import signal
+import socket
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import httpx2
 from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from tests.http_serving import Serving, serving
@@ -203,3 +207,57 @@ def test_mcp_servers_json_is_read_as_mcp_clients_write_it() -> None:
         ("fs__read_file",),
     )
     assert "y" not in repr(config.upstreams[1]), "headers hold secrets"
+
+
+def test_a_configuration_that_cannot_work_is_one_line_naming_the_server(tmp_path: Path) -> None:
+    cases = {
+        "both": {"mcpServers": {"x": {"command": "a", "url": "http://h/mcp"}}},
+        "sse": {"mcpServers": {"x": {"type": "sse", "url": "http://h/sse"}}},
+        "none": {"mcpServers": {}},
+        "url": {"mcpServers": {"x": {"url": "ftp://h"}}},
+    }
+    for name, data in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data))
+        result = subprocess.run(
+            [str(Path(sys.executable).with_name("toolret")), "gateway", "--config", str(path)],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+        )
+        assert result.returncode == 1, (name, result.stderr)
+        assert result.stderr.startswith("error: "), result.stderr
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert "mcpServers" in result.stderr
+
+
+async def test_an_upstream_down_from_the_start_is_reported_and_tokens_guard_mcp(
+    database_url: str,
+) -> None:
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # nothing listens there
+    config = parse_config({"mcpServers": {"gone": {"url": f"http://127.0.0.1:{port}/mcp"}}})
+    async with ToolRetrievalClient(database_url) as retrieval:
+        gateway = Gateway(config, retrieval, retry=(600.0, 600.0))
+        async with serving(http_app(gateway, tokens=["sesame"])) as served:
+            async with asyncio.timeout(DEADLINE):
+                await gateway.ready.wait()
+            async with httpx.AsyncClient(base_url=served.url) as http:
+                ready = await http.get("/readyz")
+                refused = await http.post("/mcp", json={})
+            assert ready.status_code == 200
+            assert ready.json()["upstreams"]["gone"]["state"] == "down"
+            assert "Connect" in ready.json()["upstreams"]["gone"]["error"]
+            assert refused.status_code == 401
+            headers = {"Authorization": "Bearer sesame"}
+            transport = streamable_http_client(
+                f"{served.url}/mcp", http_client=httpx2.AsyncClient(headers=headers)
+            )
+            async with Client(transport) as client:
+                names = [tool.name for tool in (await client.list_tools()).tools]
+                assert names == ["find_tools", "call_tool"]
+                found = await find(client, "anything at all")
+            assert found["tools"] == []
+            assert found["unavailable"][0]["server"] == "gone"

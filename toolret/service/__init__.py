@@ -14,4 +14,10 @@ per-conversation state.
 - ``metrics``: OpenTelemetry metrics as Prometheus text at ``/metrics``.
 - ``app``: the routes and the lifespan (which flushes queued work on a graceful stop).
 - ``runner``: uvicorn with the service's address rules (``toolret serve``).
+
+Needs ``toolret[serve]``.
 """
+
+from toolret.extras import require
+
+require("serve", "starlette", "uvicorn", purpose="toolret serve")
