@@ -293,7 +293,10 @@ async def test_a_catalog_replaced_through_one_process_is_served_by_another(
     database_url: str,
 ) -> None:
     body = {**SELECT, "k": 4}
-    async with service(database_url) as (_, first), service(database_url) as (_, second):
+    async with (
+        service(database_url) as (_, first),
+        service(database_url, recheck_seconds=0) as (_, second),  # re-read on every request
+    ):
         await register(first)
         before = (await second.post("/v1/select", json=body)).json()
         assert len(before["names"]) == 3 + 4

@@ -126,7 +126,9 @@ def create_app(
             retrieval,
             settings,
             tokens,
-            CatalogRegistry.open(url, time_budget=retrieval.time_budget),
+            CatalogRegistry.open(
+                url, time_budget=retrieval.time_budget, recheck=settings.recheck_seconds
+            ),
             metrics,
             owns_client=client is None,
         )

@@ -1,10 +1,13 @@
 """Registered catalogs: stored in Postgres, built once per content hash in each process.
 
 A registration is kept as sent (``toolret_catalogs.source``) with the SHA-256 of its canonical
-JSON. Each request reads the stored hash of its catalog in one short statement (the row's
-source only when the hash differs from the catalog this process built last), so a catalog
-replaced through any process is served by every process from its next request on, and no
-process holds anything a restart would lose.
+JSON. A process serves a catalog it has built for ``recheck`` seconds (one by default:
+``TOOLRET_SERVE_RECHECK_SECONDS``), then reads the stored hash again in one short statement (the
+row's source only when the hash changed), so a catalog replaced through any process is served
+by every process within that second, and no process holds anything a restart would lose. The
+process that registers it serves the new one at once. Checking on every request instead would
+cost each selection a second database round trip: on a shared 2-core machine most of what
+HTTP adds (``evals.perf.http``).
 
 When the database cannot answer within a quarter of the time budget, the catalog this process
 built last is used as it is: its selection then falls open like any other (``store_error``).
@@ -17,6 +20,8 @@ import asyncio
 import hashlib
 import json
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,12 +36,21 @@ from toolret.service.models import CatalogRegistration
 from toolret.store.pool import StorePool
 from toolret.store.schema import VERSION_TABLE
 
-__all__ = ["CACHED_CATALOGS", "LOOKUP_SHARE", "CatalogRegistry", "build_catalog", "content_hash"]
+__all__ = [
+    "CACHED_CATALOGS",
+    "DEFAULT_RECHECK",
+    "LOOKUP_SHARE",
+    "CatalogRegistry",
+    "build_catalog",
+    "content_hash",
+]
 
 log = logging.getLogger("toolret")
 
 CACHED_CATALOGS = 1024
 """Catalogs one process keeps built (least recently used beyond that are built again)."""
+DEFAULT_RECHECK = 1.0
+"""Seconds a process serves a catalog it built before it reads the stored hash again."""
 LOOKUP_SHARE = 0.25
 """Of the time budget, how long a request waits for its catalog's row."""
 
@@ -60,6 +74,7 @@ WRITER_ROLE = "toolret_catalog_writer"
 class _Built:
     content_hash: str
     catalog: Catalog
+    checked_at: float
 
 
 def content_hash(registration: CatalogRegistration) -> str:
@@ -104,8 +119,16 @@ class CatalogRegistry(StorePool):
     """
 
     @classmethod
-    def open(cls, url: str, *, time_budget: float) -> CatalogRegistry:
-        """A registry on ``url`` (any ``postgresql://`` URL) for requests of ``time_budget``."""
+    def open(
+        cls,
+        url: str,
+        *,
+        time_budget: float,
+        recheck: float = DEFAULT_RECHECK,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> CatalogRegistry:
+        """A registry on ``url`` (any ``postgresql://`` URL) for requests of ``time_budget``,
+        re-reading a built catalog's hash after ``recheck`` seconds of ``clock``."""
         registry = cls.from_url(
             url,
             pool_size=2,
@@ -114,18 +137,26 @@ class CatalogRegistry(StorePool):
             statement_timeout=time_budget * LOOKUP_SHARE,
         )
         registry.lookup_timeout = time_budget * LOOKUP_SHARE
+        registry.recheck = recheck
+        registry._clock = clock
         return registry
 
     def __init__(self, engine: AsyncEngine, **options: Any) -> None:
         super().__init__(engine, **options)
         self.lookup_timeout = DEFAULT_TIME_BUDGET * LOOKUP_SHARE
         """Seconds a request waits for its catalog's row before using the one last built."""
+        self.recheck = DEFAULT_RECHECK
+        """Seconds a built catalog is served before its stored hash is read again."""
+        self._clock: Callable[[], float] = time.monotonic
         self._built: LRUCache[str, _Built] = LRUCache(maxsize=CACHED_CATALOGS)
 
     async def get(self, name: str) -> Catalog:
         """The catalog registered as ``name``: 404 when none is, 503 when the database cannot
         say and this process never built it."""
         built = self._built.get(name)
+        now = self._clock()
+        if built is not None and now - built.checked_at < self.recheck:
+            return built.catalog
         try:
             async with asyncio.timeout(self.lookup_timeout):
                 row = await self._fetch_row(name, built.content_hash if built else "")
@@ -151,11 +182,12 @@ class CatalogRegistry(StorePool):
             )
         stored_hash, source = row
         if built is not None and source is None:
+            self._built[name] = _Built(stored_hash, built.catalog, now)
             return built.catalog
         assert source is not None  # NULL only when the hash matched the one built
         registration = CatalogRegistration.model_validate(json.loads(source))
         catalog = build_catalog(registration)
-        self._built[name] = _Built(stored_hash, catalog)
+        self._built[name] = _Built(stored_hash, catalog, now)
         return catalog
 
     async def put(self, name: str, registration: CatalogRegistration) -> tuple[Catalog, bool]:
@@ -177,7 +209,7 @@ class CatalogRegistry(StorePool):
                     f"{WRITER_ROLE} (or register through a service that has it)",
                 ) from error
             raise
-        self._built[name] = _Built(digest, catalog)
+        self._built[name] = _Built(digest, catalog, self._clock())
         return catalog, bool(created)
 
     async def schema_revision(self) -> str | None:

@@ -36,6 +36,9 @@ class ServiceSettings(BaseSettings):
     tokens: Annotated[dict[str, tuple[str, ...]], NoDecode] = Field(default_factory=dict)
     """Bearer token → the catalog names it may use (``*``: all)."""
     max_body_bytes: int = Field(DEFAULT_MAX_BODY_BYTES, ge=1024)
+    recheck_seconds: float = Field(1.0, ge=0)
+    """How long a process serves a catalog it built before it reads the stored hash again: a
+    catalog replaced through another process is served everywhere within this."""
     drain_seconds: float = Field(30.0, ge=0)
     """On a graceful stop, how long to wait for queued feedback and reindex requests."""
 
