@@ -90,12 +90,13 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def _runtime_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            node.body = []
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            yield node
+def _runtime_imports(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield node
+    for child in ast.iter_child_nodes(node):
+        if isinstance(node, ast.If) and _is_type_checking(node.test) and child in node.body:
+            continue
+        yield from _runtime_imports(child)
 
 
 def _is_type_checking(test: ast.expr) -> bool:

@@ -19,8 +19,14 @@ from pathlib import Path
 import pytest
 
 from evals.data.cases import CASES, HELD, LANGUAGES, TUNE
-from evals.recall.gate import DRIFT, THRESHOLDS, GateReport, PerturbedEmbedder, gate_report
-from evals.recall.gate import in_memory_selections as select_in_memory
+from evals.recall.gate import (
+    DRIFT,
+    THRESHOLDS,
+    GateReport,
+    PerturbedEmbedder,
+    gate_report,
+    in_memory_selections as select_in_memory,
+)
 from evals.recall.runner import run
 from tests.gate_summary import record_gate
 from toolret.bench.memo import MemoEmbedder

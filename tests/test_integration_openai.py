@@ -22,8 +22,6 @@ from openai.types.responses.response_tool_search_output_item_param_param import 
 )
 from openai.types.responses.tool_search_output_namespace_tool_param import (
     ToolFunction as LoadedFunction,
-)
-from openai.types.responses.tool_search_output_namespace_tool_param import (
     ToolSearchOutputNamespaceToolParam,
 )
 from pydantic import TypeAdapter

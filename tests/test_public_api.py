@@ -50,3 +50,28 @@ def test_every_public_name_resolves_and_internals_stay_out() -> None:
 def test_an_unknown_name_raises_attribute_error() -> None:
     with pytest.raises(AttributeError, match="VectorStore"):
         toolret.VectorStore  # noqa: B018
+
+
+def test_the_type_checkers_view_lists_exactly_the_public_names() -> None:
+    """``_PUBLIC`` is the one list; the ``TYPE_CHECKING`` block repeats it for type checkers,
+    name for name, from a module that holds the same object."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    tree = ast.parse(Path(toolret.__file__).read_text(encoding="utf-8"))
+    block = next(
+        node
+        for node in tree.body
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+    )
+    seen: dict[str, str] = {}
+    for statement in block.body:
+        assert isinstance(statement, ast.ImportFrom)
+        assert statement.module
+        for alias in statement.names:
+            assert alias.asname == alias.name, f"{alias.name}: re-export it as itself"
+            seen[alias.name] = statement.module
+    assert set(seen) == set(toolret.__all__)
+    for name, module in seen.items():
+        assert getattr(importlib.import_module(module), name) is getattr(toolret, name), name

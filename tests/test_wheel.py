@@ -7,6 +7,7 @@ marked ``wheel``: ``pytest -m 'not wheel'`` leaves it out; ``make test`` runs it
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -183,3 +184,45 @@ def test_extras_left_out_say_what_to_install(installed: Installed) -> None:
         "print(sorted(m for m in ('arq', 'redis', 'google.genai') if m in sys.modules))"
     )
     assert imported.stdout.strip() == "[]"
+
+
+def test_eval_bench_runs_on_a_users_folder_from_an_empty_directory(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """``toolret eval --bench DIR`` ships: the runner is package code, not the eval harness."""
+    bench = tmp_path / "mine"
+    bench.mkdir()
+    tools = {
+        "get_weather": "Current weather and the forecast for a city: temperature, rain, wind.",
+        "set_timer": "Start a countdown timer that rings after the given number of minutes.",
+        "send_email": "Write and send an email message to one or more recipients.",
+        "play_music": "Play a song, an album or a playlist on the speaker.",
+        "translate_text": "Translate a sentence or a paragraph into another language.",
+        "add_event": "Add an event with a date and time to the user's calendar.",
+    }
+    cases = {
+        "will it rain in Lisbon tomorrow": "get_weather",
+        "remind me in ten minutes": "set_timer",
+        "put on some jazz": "play_music",
+        "how do you say good night in Turkish": "translate_text",
+    }
+    (bench / "tools.jsonl").write_text(
+        "".join(json.dumps({"name": n, "description": d}) + "\n" for n, d in tools.items())
+    )
+    (bench / "cases.jsonl").write_text(
+        "".join(
+            json.dumps({"query": q, "expected": [t], "lang": "en"}) + "\n" for q, t in cases.items()
+        )
+    )
+    out = tmp_path / "report"
+    result = installed.toolret(
+        "eval", "--bench", str(bench), "--out", str(out), "--k", "2", "--modes", "dense,bm25"
+    )
+    assert "mine" in result.stdout
+    assert (out / "bench" / "report.md").is_file()
+    assert "plots skipped" in result.stderr  # matplotlib comes with the [eval] extra
+    assert list(installed.cwd.iterdir()) == []
+
+    roster = installed.toolret("eval", check=False)
+    assert roster.returncode == 2
+    assert "toolret eval --bench DIR" in roster.stderr

@@ -9,6 +9,10 @@ error tree and the embedder protocol. ``import toolret`` loads only the errors; 
 is imported on first use (PEP 562), so an application pays for what it touches. Internals
 (the store, the lexical index, the queue, payloads, the embedded Postgres) stay importable from
 their own modules.
+
+``_PUBLIC`` is the one list of public names, by the module that defines them: ``__all__`` and
+the lazy imports are derived from it. The ``TYPE_CHECKING`` block repeats it for type checkers,
+which cannot read a mapping; a test keeps the two equal.
 """
 
 from __future__ import annotations
@@ -16,203 +20,221 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from toolret.errors import (
-    CatalogError,
-    CatalogSourceError,
-    ClientStateError,
-    ConfigurationError,
-    CorpusIncompleteError,
-    DuplicateToolError,
-    EmbedderError,
-    EmbedderUnavailableError,
-    InvalidToolNameError,
-    NotIndexedError,
-    QueueError,
-    SchemaMissingError,
-    StoreError,
-    ToolDescriptionError,
-    ToolNameCollisionError,
-    ToolretError,
-    ToolTextError,
-    UnknownCoreToolError,
-)
+from toolret import errors as _errors
+
+_PUBLIC: dict[str, tuple[str, ...]] = {
+    # the error tree, imported with the package
+    "toolret.errors": (
+        "CatalogError",
+        "CatalogSourceError",
+        "ClientStateError",
+        "ConfigurationError",
+        "CorpusIncompleteError",
+        "DuplicateToolError",
+        "EmbedderError",
+        "EmbedderUnavailableError",
+        "InvalidToolNameError",
+        "NotIndexedError",
+        "QueueError",
+        "SchemaMissingError",
+        "StoreError",
+        "ToolDescriptionError",
+        "ToolNameCollisionError",
+        "ToolretError",
+        "ToolTextError",
+        "UnknownCoreToolError",
+    ),
+    # retrievers
+    "toolret.client": ("ToolRetrievalClient",),
+    "toolret.memory": ("InMemoryRetriever",),
+    "toolret.settings": ("Settings",),
+    "toolret.indexing": ("IndexReport",),
+    # the catalog doctor
+    "toolret.lint": (
+        "lint_catalog",
+        "LintReport",
+        "LintFinding",
+    ),
+    "toolret.store.migrate": ("upgrade_database",),
+    "toolret.profile": ("RetrievalProfile",),
+    # the catalog and its adapters
+    "toolret.catalog": (
+        "Catalog",
+        "CatalogWarning",
+    ),
+    "toolret.tool": ("Tool", "Role"),
+    "toolret.adapters": (
+        "ToolRegistry",
+        "tool_def",
+        "default_registry",
+        "catalog_from_openai",
+        "catalog_from_anthropic",
+        "catalog_from_mcp",
+        "to_openai",
+        "to_anthropic",
+        "load_examples",
+        "McpOrigin",
+        "mcp_origin",
+    ),
+    # the selection and its reasons
+    "toolret.selection": (
+        "Selection",
+        "Mode",
+        "Reason",
+    ),
+    # find_tools and the per-round hook
+    "toolret.find_tools": (
+        "FIND_TOOLS_NAME",
+        "ToolFinder",
+        "answer_find_tools",
+        "discovered_tool_names",
+        "find_tools_definition",
+    ),
+    "toolret.rounds": ("make_per_round_retrieve",),
+    # prompt-cache-stable tool lists, and where agents are built
+    "toolret.stable": ("StableToolList",),
+    "toolret.integrations.anthropic": (
+        "anthropic_tools",
+        "answer_anthropic_search",
+        "anthropic_preselection",
+        "loaded_tool_names",
+    ),
+    "toolret.integrations.openai": (
+        "responses_tools",
+        "answer_responses_search",
+        "called_tool_name",
+    ),
+    "toolret.integrations.langchain": (
+        "ToolRetrievalMiddleware",
+        "catalog_from_langchain",
+    ),
+    # embedders
+    "toolret.embedders": (
+        "Embedder",
+        "BundledE5Embedder",
+        "GeminiEmbedder",
+        "InputWindow",
+    ),
+    "toolret.embedders.base": (
+        "Vector",
+        "Vectors",
+    ),
+}
+
+_LAZY = {name: module for module, names in _PUBLIC.items() for name in names}
+__all__ = sorted(_LAZY)
+
+for _name in _PUBLIC["toolret.errors"]:
+    globals()[_name] = getattr(_errors, _name)
 
 if TYPE_CHECKING:
     from toolret.adapters import (
-        McpOrigin,
-        ToolRegistry,
-        catalog_from_anthropic,
-        catalog_from_mcp,
-        catalog_from_openai,
-        default_registry,
-        load_examples,
-        mcp_origin,
-        to_anthropic,
-        to_openai,
-        tool_def,
+        McpOrigin as McpOrigin,
+        ToolRegistry as ToolRegistry,
+        catalog_from_anthropic as catalog_from_anthropic,
+        catalog_from_mcp as catalog_from_mcp,
+        catalog_from_openai as catalog_from_openai,
+        default_registry as default_registry,
+        load_examples as load_examples,
+        mcp_origin as mcp_origin,
+        to_anthropic as to_anthropic,
+        to_openai as to_openai,
+        tool_def as tool_def,
     )
-    from toolret.catalog import Catalog, CatalogWarning
-    from toolret.client import ToolRetrievalClient
-    from toolret.embedders import BundledE5Embedder, Embedder, GeminiEmbedder, InputWindow
-    from toolret.embedders.base import Vector, Vectors
+    from toolret.catalog import (
+        Catalog as Catalog,
+        CatalogWarning as CatalogWarning,
+    )
+    from toolret.client import (
+        ToolRetrievalClient as ToolRetrievalClient,
+    )
+    from toolret.embedders import (
+        BundledE5Embedder as BundledE5Embedder,
+        Embedder as Embedder,
+        GeminiEmbedder as GeminiEmbedder,
+        InputWindow as InputWindow,
+    )
+    from toolret.embedders.base import (
+        Vector as Vector,
+        Vectors as Vectors,
+    )
+    from toolret.errors import (
+        CatalogError as CatalogError,
+        CatalogSourceError as CatalogSourceError,
+        ClientStateError as ClientStateError,
+        ConfigurationError as ConfigurationError,
+        CorpusIncompleteError as CorpusIncompleteError,
+        DuplicateToolError as DuplicateToolError,
+        EmbedderError as EmbedderError,
+        EmbedderUnavailableError as EmbedderUnavailableError,
+        InvalidToolNameError as InvalidToolNameError,
+        NotIndexedError as NotIndexedError,
+        QueueError as QueueError,
+        SchemaMissingError as SchemaMissingError,
+        StoreError as StoreError,
+        ToolDescriptionError as ToolDescriptionError,
+        ToolNameCollisionError as ToolNameCollisionError,
+        ToolretError as ToolretError,
+        ToolTextError as ToolTextError,
+        UnknownCoreToolError as UnknownCoreToolError,
+    )
     from toolret.find_tools import (
-        FIND_TOOLS_NAME,
-        ToolFinder,
-        answer_find_tools,
-        discovered_tool_names,
-        find_tools_definition,
+        FIND_TOOLS_NAME as FIND_TOOLS_NAME,
+        ToolFinder as ToolFinder,
+        answer_find_tools as answer_find_tools,
+        discovered_tool_names as discovered_tool_names,
+        find_tools_definition as find_tools_definition,
     )
-    from toolret.indexing import IndexReport
+    from toolret.indexing import (
+        IndexReport as IndexReport,
+    )
     from toolret.integrations.anthropic import (
-        answer_anthropic_search,
-        anthropic_preselection,
-        anthropic_tools,
-        loaded_tool_names,
+        answer_anthropic_search as answer_anthropic_search,
+        anthropic_preselection as anthropic_preselection,
+        anthropic_tools as anthropic_tools,
+        loaded_tool_names as loaded_tool_names,
     )
-    from toolret.integrations.langchain import ToolRetrievalMiddleware, catalog_from_langchain
+    from toolret.integrations.langchain import (
+        ToolRetrievalMiddleware as ToolRetrievalMiddleware,
+        catalog_from_langchain as catalog_from_langchain,
+    )
     from toolret.integrations.openai import (
-        answer_responses_search,
-        called_tool_name,
-        responses_tools,
+        answer_responses_search as answer_responses_search,
+        called_tool_name as called_tool_name,
+        responses_tools as responses_tools,
     )
-    from toolret.lint import LintFinding, LintReport, lint_catalog
-    from toolret.memory import InMemoryRetriever
-    from toolret.profile import RetrievalProfile
-    from toolret.rounds import make_per_round_retrieve
-    from toolret.selection import Mode, Reason, Selection
-    from toolret.settings import Settings
-    from toolret.stable import StableToolList
-    from toolret.store.migrate import upgrade_database
-    from toolret.tool import Role, Tool
-
-_LAZY: dict[str, str] = {
-    # retrievers
-    "ToolRetrievalClient": "toolret.client",
-    "InMemoryRetriever": "toolret.memory",
-    "Settings": "toolret.settings",
-    "IndexReport": "toolret.indexing",
-    # the catalog doctor
-    "lint_catalog": "toolret.lint",
-    "LintReport": "toolret.lint",
-    "LintFinding": "toolret.lint",
-    "upgrade_database": "toolret.store.migrate",
-    "RetrievalProfile": "toolret.profile",
-    # the catalog and its adapters
-    "Catalog": "toolret.catalog",
-    "CatalogWarning": "toolret.catalog",
-    "Tool": "toolret.tool",
-    "ToolRegistry": "toolret.adapters",
-    "tool_def": "toolret.adapters",
-    "default_registry": "toolret.adapters",
-    "catalog_from_openai": "toolret.adapters",
-    "catalog_from_anthropic": "toolret.adapters",
-    "catalog_from_mcp": "toolret.adapters",
-    "to_openai": "toolret.adapters",
-    "to_anthropic": "toolret.adapters",
-    "load_examples": "toolret.adapters",
-    "McpOrigin": "toolret.adapters",
-    "mcp_origin": "toolret.adapters",
-    # the selection and its reasons
-    "Selection": "toolret.selection",
-    "Mode": "toolret.selection",
-    "Reason": "toolret.selection",
-    # find_tools and the per-round hook
-    "FIND_TOOLS_NAME": "toolret.find_tools",
-    "ToolFinder": "toolret.find_tools",
-    "answer_find_tools": "toolret.find_tools",
-    "discovered_tool_names": "toolret.find_tools",
-    "find_tools_definition": "toolret.find_tools",
-    "make_per_round_retrieve": "toolret.rounds",
-    # prompt-cache-stable tool lists, and where agents are built
-    "StableToolList": "toolret.stable",
-    "anthropic_tools": "toolret.integrations.anthropic",
-    "answer_anthropic_search": "toolret.integrations.anthropic",
-    "anthropic_preselection": "toolret.integrations.anthropic",
-    "loaded_tool_names": "toolret.integrations.anthropic",
-    "responses_tools": "toolret.integrations.openai",
-    "answer_responses_search": "toolret.integrations.openai",
-    "called_tool_name": "toolret.integrations.openai",
-    "ToolRetrievalMiddleware": "toolret.integrations.langchain",
-    "catalog_from_langchain": "toolret.integrations.langchain",
-    # embedders
-    "Embedder": "toolret.embedders",
-    "BundledE5Embedder": "toolret.embedders",
-    "GeminiEmbedder": "toolret.embedders",
-    "InputWindow": "toolret.embedders",
-    "Role": "toolret.tool",
-    "Vector": "toolret.embedders.base",
-    "Vectors": "toolret.embedders.base",
-}
-
-__all__ = [
-    "FIND_TOOLS_NAME",
-    "BundledE5Embedder",
-    "Catalog",
-    "CatalogError",
-    "CatalogSourceError",
-    "CatalogWarning",
-    "ClientStateError",
-    "ConfigurationError",
-    "CorpusIncompleteError",
-    "DuplicateToolError",
-    "Embedder",
-    "EmbedderError",
-    "EmbedderUnavailableError",
-    "GeminiEmbedder",
-    "InMemoryRetriever",
-    "IndexReport",
-    "InputWindow",
-    "InvalidToolNameError",
-    "LintFinding",
-    "LintReport",
-    "McpOrigin",
-    "Mode",
-    "NotIndexedError",
-    "QueueError",
-    "Reason",
-    "RetrievalProfile",
-    "Role",
-    "SchemaMissingError",
-    "Selection",
-    "Settings",
-    "StableToolList",
-    "StoreError",
-    "Tool",
-    "ToolDescriptionError",
-    "ToolFinder",
-    "ToolNameCollisionError",
-    "ToolRegistry",
-    "ToolRetrievalClient",
-    "ToolRetrievalMiddleware",
-    "ToolTextError",
-    "ToolretError",
-    "UnknownCoreToolError",
-    "Vector",
-    "Vectors",
-    "answer_anthropic_search",
-    "answer_find_tools",
-    "answer_responses_search",
-    "anthropic_preselection",
-    "anthropic_tools",
-    "called_tool_name",
-    "catalog_from_anthropic",
-    "catalog_from_langchain",
-    "catalog_from_mcp",
-    "catalog_from_openai",
-    "default_registry",
-    "discovered_tool_names",
-    "find_tools_definition",
-    "lint_catalog",
-    "load_examples",
-    "loaded_tool_names",
-    "make_per_round_retrieve",
-    "mcp_origin",
-    "responses_tools",
-    "to_anthropic",
-    "to_openai",
-    "tool_def",
-    "upgrade_database",
-]
+    from toolret.lint import (
+        LintFinding as LintFinding,
+        LintReport as LintReport,
+        lint_catalog as lint_catalog,
+    )
+    from toolret.memory import (
+        InMemoryRetriever as InMemoryRetriever,
+    )
+    from toolret.profile import (
+        RetrievalProfile as RetrievalProfile,
+    )
+    from toolret.rounds import (
+        make_per_round_retrieve as make_per_round_retrieve,
+    )
+    from toolret.selection import (
+        Mode as Mode,
+        Reason as Reason,
+        Selection as Selection,
+    )
+    from toolret.settings import (
+        Settings as Settings,
+    )
+    from toolret.stable import (
+        StableToolList as StableToolList,
+    )
+    from toolret.store.migrate import (
+        upgrade_database as upgrade_database,
+    )
+    from toolret.tool import (
+        Role as Role,
+        Tool as Tool,
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, embed_role
 from toolret.embedders.guard import guarded
-from toolret.profile import corpus_documents
-from toolret.profile import corpus_hash as corpus_hash_of
+from toolret.profile import corpus_documents, corpus_hash as corpus_hash_of
 from toolret.store.types import VectorRow
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Document

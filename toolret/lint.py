@@ -31,17 +31,8 @@ retrieval chooses among (non-core); core tools are always bound.
 
 Examples' languages are identified with ``py3langid``, restricted to the languages checked.
 
-**How the look-alike threshold was calibrated** (``python -m evals.studies.lint_calibration``): on
-the demo roster's 39 non-core tools without examples, and only the tuning half (``TUNE``) of the
-eval's cases. Each case's message was embedded as a query and the tools ranked by their
-description document alone; a pair of tools counts as confused when one is a case's expected
-tool and the other, not expected, ranks first. Every pair's document cosine was then tried as a
-threshold, and the lowest at which at least half the flagged pairs were confused was kept. For
-the bundled model, under its document template (keywords, then description): 0.9418, flagging
-4 of 741 pairs, 2 of them confused on the tuning half (the base rate is 41 of 741); under the
-earlier template best F1 would have flagged 64 pairs at a precision of 0.22. The held-back half
-was not used (scored afterwards: 1 of the 4 confused, base rate 33 of 741). Re-derive it when
-the model or its template changes.
+The look-alike threshold is calibrated per model on tuning data: docs/decisions.md, "The
+lint's look-alike threshold".
 Thresholds are per model (``LOOKALIKE_THRESHOLDS``); for a model without one, pass
 ``lookalike_threshold`` or the check is skipped.
 """

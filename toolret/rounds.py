@@ -1,4 +1,4 @@
-"""The per-round hook for an agent loop (seed 002's ``per_round_retrieve``).
+"""The per-round hook for an agent loop: ``make_per_round_retrieve`` (a ``per_round_retrieve``).
 
 Every round of a ReAct loop asks which tools to bind. The hook ranks on the most recent human
 message of the transcript and adds what it finds to the tools the loop already holds active; it

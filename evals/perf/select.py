@@ -31,7 +31,7 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -44,147 +44,25 @@ from sqlalchemy import text
 
 from evals.data.cases import CASES
 from evals.perf.database import database, machine
+from evals.perf.synthetic import DIM, Sampler, load, synthetic_tools
+from evals.perf.timing import percentiles, throughput, timed, timed_sync
 from toolret.catalog import Catalog
 from toolret.client import ToolRetrievalClient
-from toolret.demo.roster import catalog as roster
-from toolret.demo.roster import catalog_without_examples
+from toolret.demo.roster import catalog as roster, catalog_without_examples
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.indexing import index_catalog
 from toolret.lexical import BM25Index
 from toolret.memory import DenseIndex
 from toolret.profile import MAX_SCORE
 from toolret.selection import top_k
-from toolret.store.schema import hnsw_index_name
 from toolret.store.sql import EXACT_LIMIT, CatalogQuery, exact_sql
-from toolret.store.types import VectorRow
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
 
 OUT = Path(__file__).resolve().parent / "out" / "bench_select.json"
 LEVELS = (44, 1_000, 10_000, 100_000)
 K = 12
-DIM = BundledE5Embedder.dimension
 EXAMPLES_MODEL = "bench/synthetic-with-examples@384"
-
-
-# -- setup ------------------------------------------------------------------------------------
-
-
-class Sampler:
-    """Unit vectors shaped like the bundled model's: its mean, its 32 main directions (with
-    their variances), and a little isotropic noise for the rest.
-
-    Fitted to real embeddings of the roster and the eval messages. Text embeddings occupy a
-    low-dimensional part of their space; uniformly random 384-dimensional vectors do not (HNSW
-    recall at 10,000 of them is about 0.6, a worst case no real catalog resembles).
-    """
-
-    def __init__(self, real: np.ndarray, rank: int = 32, noise: float = 0.3, seed: int = 7) -> None:
-        self.mean = real.mean(axis=0)
-        _, singular, basis = np.linalg.svd(real - self.mean, full_matrices=False)
-        deviation = singular / np.sqrt(len(real) - 1)
-        self.scale = deviation[:rank, None] * basis[:rank]
-        self.noise = noise * float(np.sqrt((deviation[rank:] ** 2).sum() / real.shape[1]))
-        self.rng = np.random.default_rng(seed)
-
-    def __call__(self, count: int) -> np.ndarray:
-        latent = self.rng.standard_normal((count, self.scale.shape[0])).astype(np.float32)
-        isotropic = self.rng.standard_normal((count, self.mean.shape[0])).astype(np.float32)
-        vectors = self.mean + latent @ self.scale + self.noise * isotropic
-        return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
-
-
-def synthetic_tools(start: int, stop: int, examples: int = 0) -> list[Tool]:
-    return [
-        Tool(
-            f"synthetic_{i}",
-            f"Synthetic tool {i}, standing in for a real tool of a large catalog in a benchmark.",
-            domain="catalog",
-            examples=tuple(f"synthetic request {j} for tool {i}" for j in range(examples)),
-        )
-        for i in range(start, stop)
-    ]
-
-
-async def load(
-    url: str,
-    catalog: Catalog,
-    model_id: str,
-    vectors: dict[str, np.ndarray],
-    example_role: Any,
-) -> dict[str, float]:
-    """Write the missing vectors, publish the catalog, rebuild the model's HNSW index in bulk."""
-    connection = await asyncpg.connect(url)
-    try:
-        await connection.execute(f"DROP INDEX IF EXISTS {hnsw_index_name(model_id)}")
-    finally:
-        await connection.close()
-    timings: dict[str, float] = {}
-    async with VectorStore.from_url(url) as store:
-        documents = catalog.documents(example_role)
-        started = time.perf_counter()
-        rows = list(
-            {
-                doc.key: VectorRow(doc.key, name, doc.role, doc.kind, doc.text, vectors[doc.key])
-                for name, doc in documents
-            }.values()
-        )
-        for i in range(0, len(rows), 5000):
-            await store.write(model_id, rows[i : i + 5000])
-        await store.publish(
-            model_id,
-            catalog.corpus_hash(model_id, example_role),
-            [(name, doc.key) for name, doc in documents],
-        )
-        timings["load_seconds"] = time.perf_counter() - started
-        started = time.perf_counter()
-        await store.ensure_index(model_id, DIM, maintenance_work_mem="2GB")
-        timings["hnsw_build_seconds"] = time.perf_counter() - started
-    return timings
-
-
-# -- measuring --------------------------------------------------------------------------------
-
-
-def percentiles(samples: Sequence[float]) -> dict[str, float]:
-    ordered = np.asarray(samples) * 1000
-    return {
-        "p50_ms": float(np.percentile(ordered, 50)),
-        "p99_ms": float(np.percentile(ordered, 99)),
-    }
-
-
-async def timed(calls: Sequence[Callable[[], Awaitable[Any]]], warmup: int = 10) -> list[float]:
-    for call in calls[:warmup]:
-        await call()
-    samples = []
-    for call in calls:
-        started = time.perf_counter()
-        await call()
-        samples.append(time.perf_counter() - started)
-    return samples
-
-
-def timed_sync(calls: Sequence[Callable[[], Any]]) -> list[float]:
-    samples = []
-    for call in calls:
-        started = time.perf_counter()
-        call()
-        samples.append(time.perf_counter() - started)
-    return samples
-
-
-async def throughput(call: Callable[[int], Awaitable[Any]], workers: int, total: int) -> float:
-    """Calls per second with ``workers`` concurrent callers."""
-    counter = iter(range(total))
-
-    async def worker() -> None:
-        for i in counter:
-            await call(i)
-
-    started = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(workers)))
-    return total / (time.perf_counter() - started)
 
 
 class Exact:

@@ -16,7 +16,7 @@ always bound); a language's recall@k is the mean over its cases. A case that mis
 its selection prints as ``"prompt" → missing_tool``.
 
 Two studies on the dense ranking complete it: the weakest true-match score against the strongest
-off-topic score (seed 000's argument for having no similarity floor), and whether example
+off-topic score (why there is no similarity floor: they overlap), and whether example
 requests rank better embedded as queries or as documents (a choice, so measured on the tuning
 half only). The CI gate (``evals.recall.gate``) reads the held-back rows.
 

@@ -1,7 +1,7 @@
 """Input windows: how much of a text an embedder reads, and how a text is cut to fit.
 
-Every text is cut to its embedder's window before it is embedded (DESIGN contract 11), so a
-pasted email or log costs one window, not its length, and cannot hold the model up for the
+Every text is cut to its embedder's window before it is embedded (bounded work per request), so
+a pasted email or log costs one window, not its length, and cannot hold the model up for the
 messages behind it.
 
 - **Documents** (tool descriptions) are cut to the model's whole window, keeping their head.
@@ -50,12 +50,8 @@ Keep = Literal["head", "tail", "head_tail"]
 
 QUERY_TOKENS = 96
 """Queries are cut to this many tokens (special tokens included), or the model's window if
-smaller. Chosen on the tuning half of the cases by ``python -m evals.studies.truncation`` (the
-bundled model; each case set in a short note, an email reply, a log, both, or the middle of a
-table): 96 tokens, head and tail kept, found the request best (R@12 over all layouts 67% against 63%
-at
-128, 55% at 256 and 66% at 80; 64 tokens starts to cut short notes, 57% against 67%). Less text
-around the request dilutes its vector less, and a shorter window costs the model less."""
+smaller: a short head-and-tail window finds the request in a pasted text and is not drowned by
+it. Chosen on the tuning half: docs/decisions.md, "The query window"."""
 QUERY_KEEP: Keep = "head_tail"
 """What a long query keeps; see ``QUERY_TOKENS``."""
 DOCUMENT_KEEP: Keep = "head"

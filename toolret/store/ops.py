@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from toolret.store import sql
+from toolret.store import corpus_sql
 from toolret.store.pool import StorePool, rowcount
 from toolret.store.schema import hnsw_index_name
 from toolret.store.types import GCReport, ModelStatus, StoreStatus
@@ -32,10 +32,12 @@ class StoreOperations(StorePool):
         async with self.transaction() as connection:
             await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": GC_LOCK})
             clock = {"now": now, "grace": grace}
-            corpora = await connection.execute(text(sql.GC_CORPORA), clock)
+            corpora = await connection.execute(text(corpus_sql.GC_CORPORA), clock)
             removed = 0
             for table in ("toolret_vectors", "toolret_pending_vectors"):
-                removed += rowcount(await connection.execute(text(sql.gc_vectors(table)), clock))
+                removed += rowcount(
+                    await connection.execute(text(corpus_sql.gc_vectors(table)), clock)
+                )
             return GCReport(corpora=rowcount(corpora), vectors=removed)
 
     async def status(self) -> StoreStatus:
@@ -50,8 +52,8 @@ class StoreOperations(StorePool):
                 revision = await scalar("SELECT version_num FROM toolret_alembic_version")
             if not await scalar("SELECT to_regclass('toolret_vectors')"):
                 return StoreStatus(revision, ())
-            rows = (await connection.execute(text(sql.STATUS_MODELS))).all()
-            indexes = {row[0] for row in await connection.execute(text(sql.STATUS_INDEXES))}
+            rows = (await connection.execute(text(corpus_sql.STATUS_MODELS))).all()
+            indexes = {row[0] for row in await connection.execute(text(corpus_sql.STATUS_INDEXES))}
         models = tuple(
             ModelStatus(
                 model_id=row[0],

@@ -23,8 +23,7 @@ from typing import Any, Self
 import asyncpg
 from pgvector.asyncpg import register_vector
 from sqlalchemy import event, text
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from sqlalchemy.exc import SQLAlchemyError, TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.util import greenlet_spawn
 

@@ -1,4 +1,4 @@
-"""The store's SQL: the request path's two ranking statements, and the maintenance statements.
+"""The store's ranking SQL: the request path's two statements (maintenance: ``corpus_sql``).
 
 Both statements score each tool as its embedder's ``ToolScore`` says (``max``: its best vector;
 ``blend``: a weighted mean of its description and its best few examples, exactly as
@@ -57,7 +57,6 @@ __all__ = [
     "FIRST_SCAN_PER_TOOL",
     "CatalogQuery",
     "exact_sql",
-    "gc_vectors",
     "hnsw_sql",
 ]
 
@@ -397,113 +396,3 @@ def _query_vector(dimension: int) -> str:
     cast = vector_cast(dimension)
     plain = f"$1::vector({int(dimension)})"
     return plain if cast.startswith("vector") else f"{plain}::{cast}"
-
-
-# -- maintenance: named parameters, run through SQLAlchemy ``text()`` ---------------------------
-
-MISSING = """
-SELECT k FROM unnest($1::text[]) AS k
-WHERE NOT EXISTS (SELECT FROM toolret_vectors v WHERE v.model_id = $2 AND v.doc_key = k)
-  AND NOT EXISTS (SELECT FROM toolret_pending_vectors p WHERE p.model_id = $2 AND p.doc_key = k)
-"""
-"""Which of ``$1`` (keys) have no vector for model ``$2``, served or pending (asyncpg)."""
-
-PENDING_COLUMNS = (
-    "model_id",
-    "doc_key",
-    "dimension",
-    "embedding",
-    "role",
-    "kind",
-    "tool_name",
-    "text",
-)
-
-UPSERT_CORPUS = """
-INSERT INTO toolret_corpora (model_id, corpus_hash, documents)
-VALUES (:model, :corpus, :documents)
-ON CONFLICT (model_id, corpus_hash) DO UPDATE SET last_seen_at = now()
-RETURNING id, published_at IS NOT NULL, documents, xmax = 0
-"""
-"""Record a corpus, or that a known one was seen now; ``xmax = 0`` says it is new."""
-
-INSERT_MEMBERSHIP = """
-INSERT INTO toolret_corpus_documents (corpus_id, doc_key, tool_name, position)
-SELECT :id, k, t, p - 1
-FROM unnest(CAST(:keys AS text[]), CAST(:tools AS text[])) WITH ORDINALITY AS u(k, t, p)
-"""
-
-TOUCH = """
-UPDATE toolret_corpora SET last_seen_at = now()
-WHERE model_id = :model AND corpus_hash = :corpus RETURNING id
-"""
-
-IS_PUBLISHED = """
-SELECT published_at IS NOT NULL FROM toolret_corpora
-WHERE model_id = :model AND corpus_hash = :corpus
-"""
-
-ABSENT_FROM_CORPUS = """
-SELECT d.doc_key FROM toolret_corpus_documents d
-WHERE d.corpus_id = :id
-  AND NOT EXISTS (SELECT FROM toolret_vectors v WHERE v.model_id = :model AND v.doc_key = d.doc_key)
-  AND NOT EXISTS (SELECT FROM toolret_pending_vectors p
-                  WHERE p.model_id = :model AND p.doc_key = d.doc_key)
-LIMIT 5
-"""
-"""A few documents of corpus ``:id`` that have no vector at all (publication refuses)."""
-
-MOVE_PENDING = """
-WITH moved AS (
-    DELETE FROM toolret_pending_vectors p
-    WHERE p.model_id = :model
-      AND p.doc_key IN (SELECT doc_key FROM toolret_corpus_documents WHERE corpus_id = :id)
-    RETURNING p.*)
-INSERT INTO toolret_vectors
-    (model_id, doc_key, dimension, embedding, role, kind, tool_name, text, created_at)
-SELECT model_id, doc_key, dimension, embedding, role, kind, tool_name, text, created_at
-FROM moved
-ON CONFLICT DO NOTHING
-"""
-"""Serve a corpus's pending vectors: move them into ``toolret_vectors``."""
-
-MARK_PUBLISHED = (
-    "UPDATE toolret_corpora SET published_at = now(), last_seen_at = now() WHERE id = :id"
-)
-
-ANALYZE_PENDING = "ANALYZE toolret_pending_vectors, toolret_corpus_documents"
-ANALYZE_SERVED = "ANALYZE toolret_vectors"
-
-GC_CORPORA = """
-DELETE FROM toolret_corpora
-WHERE last_seen_at < coalesce(CAST(:now AS timestamptz), now()) - CAST(:grace AS interval)
-"""
-
-
-def gc_vectors(table: str) -> str:
-    """Delete a vector table's rows that no corpus references and that are older than grace."""
-    return f"""
-DELETE FROM {table} v
-WHERE v.created_at < coalesce(CAST(:now AS timestamptz), now()) - CAST(:grace AS interval)
-  AND NOT EXISTS (SELECT FROM toolret_corpus_documents d
-                  JOIN toolret_corpora c ON c.id = d.corpus_id
-                  WHERE c.model_id = v.model_id AND d.doc_key = v.doc_key)
-"""
-
-
-STATUS_MODELS = """
-WITH v AS (SELECT model_id, max(dimension) AS dimension, count(*) AS n
-           FROM toolret_vectors GROUP BY model_id),
-p AS (SELECT model_id, max(dimension) AS dimension, count(*) AS n
-      FROM toolret_pending_vectors GROUP BY model_id),
-c AS (SELECT model_id, count(*) AS n, count(published_at) AS published,
-             max(last_seen_at) AS last_seen
-      FROM toolret_corpora GROUP BY model_id),
-m AS (SELECT model_id FROM v UNION SELECT model_id FROM p UNION SELECT model_id FROM c)
-SELECT m.model_id, coalesce(v.dimension, p.dimension, 0), coalesce(v.n, 0), coalesce(p.n, 0),
-       coalesce(c.n, 0), coalesce(c.published, 0), c.last_seen
-FROM m LEFT JOIN v USING (model_id) LEFT JOIN p USING (model_id) LEFT JOIN c USING (model_id)
-ORDER BY 1
-"""
-
-STATUS_INDEXES = "SELECT indexname FROM pg_indexes WHERE tablename = 'toolret_vectors'"

@@ -17,7 +17,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from toolret.errors import StoreError
-from toolret.store import sql
+from toolret.store import corpus_sql
 from toolret.store.pool import CONNECT_FIX, DISCONNECTS, StorePool, lock_key, rowcount, xact_lock
 from toolret.store.schema import HNSW_MAX_DIMENSION, hnsw_index_name, hnsw_index_sql
 from toolret.store.types import CorpusIncompleteError, VectorRow
@@ -59,7 +59,9 @@ class StoreWrites(StorePool):
             )
             if created.scalar():
                 await connection.execute(text(hnsw_index_sql(model_id, dimension)))
-                await connection.execute(text(sql.ANALYZE_SERVED))  # the expression's statistics
+                await connection.execute(
+                    text(corpus_sql.ANALYZE_SERVED)
+                )  # the expression's statistics
         self._indexed_models.add((model_id, dimension))
         return name
 
@@ -69,7 +71,7 @@ class StoreWrites(StorePool):
             return set()
         async with self._connection("looking up vectors") as connection, connection.transaction():
             await connection.execute("SET LOCAL statement_timeout = 0")
-            rows = await connection.fetch(sql.MISSING, list(keys), model_id)
+            rows = await connection.fetch(corpus_sql.MISSING, list(keys), model_id)
             return {row[0] for row in rows}
 
     async def write(self, model_id: str, rows: Sequence[VectorRow]) -> int:
@@ -86,14 +88,14 @@ class StoreWrites(StorePool):
             await connection.execute(
                 "SELECT pg_advisory_xact_lock($1)", lock_key("write", model_id)
             )
-            absent = await connection.fetch(sql.MISSING, [row.key for row in rows], model_id)
+            absent = await connection.fetch(corpus_sql.MISSING, [row.key for row in rows], model_id)
             wanted = {record[0] for record in absent}
             fresh = list({row.key: row for row in rows if row.key in wanted}.values())
             if fresh:
                 await register_vector(connection)
                 await connection.copy_records_to_table(
                     "toolret_pending_vectors",
-                    columns=sql.PENDING_COLUMNS,
+                    columns=corpus_sql.PENDING_COLUMNS,
                     records=[
                         (
                             model_id,
@@ -123,7 +125,7 @@ class StoreWrites(StorePool):
         """Record that a known corpus was seen now; False if it is not known."""
         async with self.transaction() as connection:
             result = await connection.execute(
-                text(sql.TOUCH), {"model": model_id, "corpus": corpus_hash}
+                text(corpus_sql.TOUCH), {"model": model_id, "corpus": corpus_hash}
             )
             return result.first() is not None
 
@@ -131,7 +133,7 @@ class StoreWrites(StorePool):
         """Whether the corpus is complete and served."""
         async with self.transaction() as connection:
             result = await connection.execute(
-                text(sql.IS_PUBLISHED), {"model": model_id, "corpus": corpus_hash}
+                text(corpus_sql.IS_PUBLISHED), {"model": model_id, "corpus": corpus_hash}
             )
             return bool(result.scalar())
 
@@ -154,10 +156,11 @@ class StoreWrites(StorePool):
             if len(documents) >= ANALYZE_FROM:
                 # Bulk writes leave the planner's statistics behind (an "empty" table turns
                 # the checks below into nested scans): refresh them first.
-                await connection.execute(text(sql.ANALYZE_PENDING))
+                await connection.execute(text(corpus_sql.ANALYZE_PENDING))
             where = {"id": corpus_id, "model": model_id}
             absent = [
-                row[0] for row in await connection.execute(text(sql.ABSENT_FROM_CORPUS), where)
+                row[0]
+                for row in await connection.execute(text(corpus_sql.ABSENT_FROM_CORPUS), where)
             ]
             if absent:
                 raise CorpusIncompleteError(
@@ -165,12 +168,12 @@ class StoreWrites(StorePool):
                     f"documents {', '.join(key[:12] for key in absent)}… have no vector",
                     missing=absent,
                 )
-            moved = await connection.execute(text(sql.MOVE_PENDING), where)
+            moved = await connection.execute(text(corpus_sql.MOVE_PENDING), where)
             if rowcount(moved) >= ANALYZE_FROM:
                 # Or the ranking query is planned for a model with no rows: an exact sort of
                 # 40,000 rows (150 ms) instead of the HNSW index (1.5 ms), measured.
-                await connection.execute(text(sql.ANALYZE_SERVED))
-            await connection.execute(text(sql.MARK_PUBLISHED), {"id": corpus_id})
+                await connection.execute(text(corpus_sql.ANALYZE_SERVED))
+            await connection.execute(text(corpus_sql.MARK_PUBLISHED), {"id": corpus_id})
             return True
 
     @asynccontextmanager
@@ -222,13 +225,13 @@ class StoreWrites(StorePool):
         )
         pairs = list(dict.fromkeys((key, tool) for tool, key in documents))
         result = await connection.execute(
-            text(sql.UPSERT_CORPUS),
+            text(corpus_sql.UPSERT_CORPUS),
             {"model": model_id, "corpus": corpus_hash, "documents": len(pairs)},
         )
         corpus_id, published, count, inserted = result.one()
         if inserted and pairs:
             await connection.execute(
-                text(sql.INSERT_MEMBERSHIP),
+                text(corpus_sql.INSERT_MEMBERSHIP),
                 {
                     "id": corpus_id,
                     "keys": [key for key, _ in pairs],

@@ -27,8 +27,12 @@ from arq.worker import Function
 from toolret.adapters.loading import load_catalog
 from toolret.errors import ConfigurationError
 from toolret.feedback.sender import FEEDBACK_FUNCTION
-from toolret.queue import QUEUE_NAME, REINDEX_FUNCTION, enqueue_reindex
-from toolret.queue import redis_settings as redis_settings_from_url
+from toolret.queue import (
+    QUEUE_NAME,
+    REINDEX_FUNCTION,
+    enqueue_reindex,
+    redis_settings as redis_settings_from_url,
+)
 from toolret.settings import Settings, make_embedder
 from toolret.store.vector_store import VectorStore
 from toolret.worker.cron import maintain
