@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -261,3 +262,46 @@ async def test_an_upstream_down_from_the_start_is_reported_and_tokens_guard_mcp(
                 found = await find(client, "anything at all")
             assert found["tools"] == []
             assert found["unavailable"][0]["server"] == "gone"
+
+
+def test_the_gateway_over_http_as_a_process(database_url: str, tmp_path: Path) -> None:
+    """``toolret gateway --http``: a refused public address, then probes and a clean SIGTERM."""
+    config = tmp_path / "servers.json"
+    config.write_text(json.dumps({"mcpServers": {"gone": {"url": "http://127.0.0.1:9/mcp"}}}))
+    toolret = str(Path(sys.executable).with_name("toolret"))
+    env = {**os.environ, "DATABASE_URL": database_url}
+    env.pop("TOOLRET_GATEWAY_TOKENS", None)
+    refused = subprocess.run(
+        [toolret, "gateway", "--config", str(config), "--http", "--host", "0.0.0.0"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode == 1
+    assert refused.stderr.startswith("error: no tokens are configured (TOOLRET_GATEWAY_TOKENS)")
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    command = [toolret, "gateway", "--config", str(config), "--http", "--port", str(port)]
+    process = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + DEADLINE
+        while True:  # polling a condition with a deadline
+            assert process.poll() is None
+            try:
+                ready = httpx.get(f"http://127.0.0.1:{port}/readyz")
+                if ready.json()["upstreams"]["gone"]["state"] == "down":
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert ready.status_code == 200
+        assert ready.json()["database"] == "ok"
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=DEADLINE) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

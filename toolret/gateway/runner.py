@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Literal
@@ -36,13 +37,14 @@ def run(
     """Serve the gateway until the client closes stdio, or SIGTERM/SIGINT over HTTP."""
     require("gateway", "mcp", "uvicorn", purpose="toolret gateway")
     if transport == "http":
-        from toolret.service.runner import is_loopback
+        from toolret.service.runner import exit_cleanly, is_loopback
 
         if not tokens and not is_loopback(host):
             raise ConfigurationError(
                 f"no tokens are configured (TOOLRET_GATEWAY_TOKENS), so toolret gateway "
                 f"listens on a loopback address only, not {host}: configure tokens to listen there"
             )
+        signal.signal(signal.SIGTERM, exit_cleanly)  # after uvicorn's graceful stop: status 0
         _serve_http(config, database_url=database_url, host=host, port=port, tokens=tokens)
     else:
         logging.basicConfig(stream=sys.stderr, level=logging.WARNING)

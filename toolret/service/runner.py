@@ -19,7 +19,7 @@ from toolret.extras import require
 from toolret.service.auth import TokenTable
 from toolret.service.settings import ServiceSettings
 
-__all__ = ["check_address", "is_loopback", "run", "startup_notice"]
+__all__ = ["check_address", "exit_cleanly", "is_loopback", "run", "startup_notice"]
 
 log = logging.getLogger("toolret")
 
@@ -67,7 +67,7 @@ def run(settings: ServiceSettings, *, database_url: str | None = None) -> None:
     app = create_app(settings, database_url=database_url, metrics=install_prometheus())
     # uvicorn drains on SIGTERM, runs the lifespan's shutdown, then raises the signal again
     # for the handler it found: make that handler a clean exit (status 0).
-    signal.signal(signal.SIGTERM, _exit_cleanly)
+    signal.signal(signal.SIGTERM, exit_cleanly)
     uvicorn.run(
         app,
         host=settings.host,
@@ -78,5 +78,6 @@ def run(settings: ServiceSettings, *, database_url: str | None = None) -> None:
     )
 
 
-def _exit_cleanly(signum: int, frame: FrameType | None) -> None:
+def exit_cleanly(signum: int, frame: FrameType | None) -> None:
+    """A SIGTERM handler for after uvicorn's graceful stop: exit with status 0."""
     sys.exit(0)
