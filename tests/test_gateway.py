@@ -25,6 +25,7 @@ import httpx
 import httpx2
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from mcp.server.mcpserver import MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from tests.http_serving import Serving, serving
@@ -305,3 +306,38 @@ def test_the_gateway_over_http_as_a_process(database_url: str, tmp_path: Path) -
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+async def test_a_server_without_a_change_stream_is_listed_again_every_ping_interval(
+    database_url: str,
+) -> None:
+    """A server that does not serve subscriptions/listen: the gateway re-lists it on its own
+    interval (short here), and a new tool reaches find_tools and the client's notification."""
+    server = MCPServer("gamma", subscriptions=False, log_level="WARNING")
+
+    @server.tool(description="Look up the current weather for a city, in metric units.")
+    def weather(city: str) -> str:
+        return f"sunny in {city}"
+
+    async with serving(server.streamable_http_app()) as gamma:
+        config = parse_config({"mcpServers": {"gamma": {"url": f"{gamma.url}/mcp"}}})
+        async with ToolRetrievalClient(database_url) as retrieval:
+            gateway = Gateway(config, retrieval, ping_interval=0.5, retry=(600.0, 600.0))
+            async with serving(http_app(gateway)) as served:
+                async with asyncio.timeout(DEADLINE):
+                    await gateway.ready.wait()
+                async with Client(f"{served.url}/mcp") as client:
+
+                    def translate(text: str, language: str) -> str:
+                        return text
+
+                    server.add_tool(
+                        translate, description="Translate a text into another language."
+                    )
+
+                    async def translatable() -> bool:
+                        found = await find(client, "translate this paragraph into French")
+                        return "gamma__translate" in [tool["name"] for tool in found["tools"]]
+
+                    await until(client, translatable)
+                assert gateway.upstreams["gamma"].state.value == "up"

@@ -2,8 +2,9 @@
 
 The supervisor connects (a child process over stdio, or streamable HTTP), lists the server's
 tools (every page), and watches for changes: through ``subscriptions/listen`` on a server of
-the 2026 protocol, else through ``notifications/tools/list_changed`` with a ping every
-``ping_interval`` seconds to notice a server that died quietly. Each listing, and each loss,
+the 2026 protocol that serves it, else through ``notifications/tools/list_changed`` when the
+server sends them and a fresh listing every ``ping_interval`` seconds (which also notices a
+server that died quietly). Each listing, and each loss,
 is reported to the gateway (``on_change``). A lost server is reconnected with a backoff (1 s,
 doubling to a minute): it is reported down meanwhile and never takes the gateway down.
 """
@@ -29,7 +30,9 @@ __all__ = ["PING_INTERVAL", "RETRY", "State", "Upstream", "UpstreamUnavailable"]
 log = logging.getLogger("toolret")
 
 PING_INTERVAL = 30.0
-"""Seconds between pings to a server that cannot stream change events."""
+"""Seconds between listings of a server that cannot stream change events."""
+METHOD_NOT_FOUND, INVALID_REQUEST = -32601, -32600
+"""JSON-RPC's codes for a method a server does not serve (``subscriptions/listen``)."""
 RETRY = (1.0, 60.0)
 """Seconds before reconnecting a lost server: the first wait, doubling up to the second."""
 LIST_PAGES = 100
@@ -138,6 +141,7 @@ class Upstream:
     async def _watch(self, client: mcp.Client) -> None:
         """Re-list on every change until the connection ends (which raises)."""
         from mcp.client.subscriptions import ListenNotSupportedError
+        from mcp.shared.exceptions import MCPError
 
         try:
             async with client.listen(tools_list_changed=True) as subscription:
@@ -146,16 +150,18 @@ class Upstream:
                         await self._relist(client)
                     raise ConnectionError("the server closed its change stream")
         except ListenNotSupportedError:
-            pass
-        while True:  # a server of the older protocol: its notifications, and pings
+            pass  # the older protocol: notifications/tools/list_changed, below
+        except MCPError as error:
+            if error.code not in (METHOD_NOT_FOUND, INVALID_REQUEST):
+                raise
+        # No change stream: its notifications when it sends them (the older protocol), and a
+        # fresh listing every ping interval, which also tells a server that died quietly.
+        while True:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self._ping_interval):
                     await self._changed.wait()
-            if self._changed.is_set():
-                self._changed.clear()
-                await self._relist(client)
-            else:
-                await client.send_ping()
+            self._changed.clear()
+            await self._relist(client)
 
     async def _on_message(self, message: Any) -> None:
         from mcp import types
@@ -172,12 +178,14 @@ class Upstream:
             cursor = page.next_cursor
             if not cursor:
                 break
+        changed = self.state is not State.UP or _listing(tools) != _listing(self.tools)
         self.tools = tools
         if self.state is not State.UP:
             log.info("toolret gateway: %s is up (%d tools)", self.name, len(tools))
             self.since = time.time()
         self.state, self.error = State.UP, None
-        await self._on_change(self)
+        if changed:
+            await self._on_change(self)
 
     async def _lost(self, error: BaseException) -> None:
         detail = _describe(error)
@@ -189,6 +197,14 @@ class Upstream:
 
     def __repr__(self) -> str:
         return f"<Upstream {self.name} {self.state.value}>"
+
+
+def _listing(tools: list[types.Tool] | None) -> object:
+    """What of a listing the gateway uses, comparable: a re-listing that equals the last one
+    is not a change."""
+    if tools is None:
+        return None
+    return [tool.model_dump(mode="json", exclude_none=True) for tool in tools]
 
 
 def _describe(error: BaseException) -> str:
