@@ -46,6 +46,7 @@ from toolret.service.settings import ServiceSettings
 if TYPE_CHECKING:
     from prometheus_client import CollectorRegistry
 
+    from toolret.catalog import Catalog
     from toolret.client import ToolRetrievalClient
     from toolret.queue import ReindexQueue
 
@@ -68,7 +69,7 @@ class Service:
     owns_client: bool = True
     _queue: ReindexQueue | None = field(default=None, repr=False)
 
-    async def reindex_queue(self) -> ReindexQueue:
+    def reindex_queue(self) -> ReindexQueue:
         """The worker's queue (``REDIS_URL``), opened on first use."""
         if self._queue is None:
             from toolret.queue import ReindexQueue
@@ -268,12 +269,12 @@ async def _register(service: Service, request: Request) -> Response:
     )
 
 
-async def _index(service: Service, catalog: Any) -> Indexing:
+async def _index(service: Service, catalog: Catalog) -> Indexing:
     """Ask the worker to index ``catalog``, or index it inline when no worker is configured."""
     client = service.client
     try:
         if client.redis_url is not None:
-            queue = await service.reindex_queue()
+            queue = service.reindex_queue()
             queued = await queue.enqueue(catalog, client.embedder)
             return Indexing(state="queued", detail=None if queued else "already queued")
         report = await client.index(catalog)
