@@ -67,6 +67,11 @@ ENQUEUE_GRACE = 1.0
 """Seconds ``aclose`` lets in-flight reindex requests finish before cancelling them."""
 ENQUEUE_TIMEOUT = 5.0
 """Seconds one reindex request may take (a Redis that accepts connections but never answers)."""
+REASK_AFTER = 5.0
+"""Seconds before the client asks the worker again to index a corpus that is still not served;
+the wait doubles after each ask, up to ``REASK_AT_MOST``."""
+REASK_AT_MOST = 300.0
+"""The longest wait between two asks for the same corpus."""
 POOL_SHARE = 0.25
 """Of the time budget, how long a selection may wait for a pooled connection."""
 STATEMENT_SHARE = 0.5
@@ -90,8 +95,9 @@ class ToolRetrievalClient:
     (``POOL_SHARE``) and the server-side statement timeout to half of it
     (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck query is
     cancelled by the server, keeping its connection, before the budget runs out.
-    ``reindex_backoff`` spaces the requests to index an unserved corpus (default: 5 s,
-    doubling to 5 min, per corpus, reset once it is served).
+    ``reindex_backoff`` spaces the requests to index an unserved corpus (default:
+    ``REASK_AFTER`` 5 s, doubling to ``REASK_AT_MOST`` 5 min, per corpus, reset once it is
+    served).
 
     A client is used by one event loop. It opens on first use or ``async with``, which also
     warms the embedder up (loads the bundled model), so the first selection is not the one
@@ -152,7 +158,7 @@ class ToolRetrievalClient:
             weakref.WeakKeyDictionary()
         )
         self._queue: ReindexQueue | None = None
-        self._reindex_backoff = reindex_backoff or Backoff()
+        self._reindex_backoff = reindex_backoff or Backoff(REASK_AFTER, REASK_AT_MOST)
         self._feedback: FeedbackSender | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._entered = False

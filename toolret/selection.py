@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_K",
     "DEFAULT_TIME_BUDGET",
     "MAX_DISCOVERED_TOOLS",
+    "FoundTools",
     "Mode",
     "Ranking",
     "Reason",
@@ -186,6 +187,16 @@ MAX_DISCOVERED_TOOLS = 5
 so precision beats recall, and it can always ask again."""
 
 
+class FoundTools(list[Tool]):
+    """find_tools' answer: the tools found, best first. When no search could run, it is empty
+    and ``reason`` says why (``NOT_INDEXED`` while the catalog is being embedded), so an answer
+    to the model can tell "nothing matches" from "search is not available yet"."""
+
+    def __init__(self, tools: Iterable[Tool] = (), reason: Reason | None = None) -> None:
+        super().__init__(tools)
+        self.reason = reason
+
+
 async def discover(
     catalog: Catalog,
     capability: str,
@@ -194,19 +205,22 @@ async def discover(
     bound: Iterable[str] = (),
     limit: int = MAX_DISCOVERED_TOOLS,
     time_budget: float = DEFAULT_TIME_BUDGET,
-) -> list[Tool]:
+) -> FoundTools:
     """find_tools' answer: at most ``limit`` candidates for a capability phrase, none already
-    bound, best first. Empty on a blank phrase or any failure (logged); bounded by the budget."""
+    bound, best first. Empty on a blank phrase; on any failure (logged) empty with the reason;
+    bounded by the budget."""
     if not capability.strip() or limit <= 0:
-        return []
+        return FoundTools()
     try:
         async with asyncio.timeout(time_budget):
             ranking = await rank(capability)
     except Exception as error:
         log.warning("toolret: find_tools failed: %r", error)
-        return []
+        return FoundTools(reason=_reason_for(error))
+    if catalog.candidates and not ranking.scores:
+        return FoundTools(reason=Reason.NOT_INDEXED)
     names = top_k(catalog, ranking.scores, limit, exclude=bound)
-    return [catalog[name] for name in names]
+    return FoundTools(catalog[name] for name in names)
 
 
 async def select_guarded(

@@ -52,6 +52,10 @@ class Settings(BaseSettings):
     mode: RetrievalMode = "dense"
     data_dir: Path = Field(default_factory=lambda: platformdirs.user_data_path("toolret"))
     gc_grace_days: float = Field(7.0, gt=0)
+    job_timeout: float = Field(1800.0, ge=1)
+    """Seconds a worker's reindex or maintenance run may take (``TOOLRET_JOB_TIMEOUT``). arq
+    keeps a running job's in-progress marker this long plus 10 s, so a killed worker's job runs
+    again that long after it started."""
     feedback_text: bool = False
     """Keep the message text of reported turns (``TOOLRET_FEEDBACK_TEXT=1``); off by default."""
     learn: bool = False

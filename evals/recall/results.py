@@ -132,13 +132,17 @@ class EvalResult:
 
     @property
     def gate_passed(self) -> bool | None:
-        """Every gated selection narrowed, and each language's held-back recall@k is at or above
-        its threshold (``evals.recall.gate.THRESHOLDS``). None when the gate was not run."""
+        """Every gated selection narrowed, and each language's held-back recall at each gated
+        cut-off is at or above its threshold (``evals.recall.gate.THRESHOLDS``). None when the
+        gate was not run."""
         rows = self.gate_rows
         if not rows:
             return None
         narrowed = all(row.narrowed == 1.0 for row in rows)
         held = [row for row in rows if row.split == HELD]
         return narrowed and all(
-            row.recall[self.k] >= THRESHOLDS.get(row.language, 1.0) - 1e-9 for row in held
+            row.recall[cut] >= minimum - 1e-9
+            for row in held
+            for cut, minimum in THRESHOLDS.get(row.language, {self.k: 1.0}).items()
+            if cut in row.recall
         )

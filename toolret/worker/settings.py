@@ -39,14 +39,18 @@ from toolret.worker.cron import maintain
 from toolret.worker.feedback import record_feedback
 from toolret.worker.jobs import MAX_TRIES, reindex
 
-__all__ = ["REINDEX_TIMEOUT", "WorkerSettings", "shutdown", "startup"]
+__all__ = ["FEEDBACK_TIMEOUT", "JOB_TIMEOUT", "WorkerSettings", "shutdown", "startup"]
 
 log = logging.getLogger("toolret.worker")
 
-REINDEX_TIMEOUT = 1800
-"""Seconds one reindex run may take. A killed worker's job is picked up again this long (plus
-10 s) after it started, when arq's in-progress marker expires."""
-MAINTAIN_TIMEOUT = 1800
+_settings = Settings()
+JOB_TIMEOUT = _settings.job_timeout
+"""Seconds one reindex or maintenance run may take (``TOOLRET_JOB_TIMEOUT``, default 1800),
+read when the worker is imported. arq keeps a running job's in-progress marker for the longest
+job timeout plus 10 s, so a killed worker's job is picked up again that long after it started."""
+FEEDBACK_TIMEOUT = min(60.0, JOB_TIMEOUT)
+"""Seconds one feedback job may take: a minute, or less under a shorter ``JOB_TIMEOUT``, so a
+short configured timeout shortens the in-progress marker too."""
 
 
 async def startup(ctx: dict[str, Any]) -> None:
@@ -95,16 +99,22 @@ class WorkerSettings:
             name=REINDEX_FUNCTION,
             keep_result=0,
             max_tries=MAX_TRIES,
-            timeout=REINDEX_TIMEOUT,
+            timeout=JOB_TIMEOUT,
         ),
-        func(record_feedback, name=FEEDBACK_FUNCTION, keep_result=0, max_tries=3, timeout=60),
+        func(
+            record_feedback,
+            name=FEEDBACK_FUNCTION,
+            keep_result=0,
+            max_tries=3,
+            timeout=FEEDBACK_TIMEOUT,
+        ),
     ]
     cron_jobs: ClassVar[list[CronJob]] = [
-        cron(maintain, name="maintain", minute=17, unique=True, timeout=MAINTAIN_TIMEOUT)
+        cron(maintain, name="maintain", minute=17, unique=True, timeout=JOB_TIMEOUT)
     ]
     queue_name = QUEUE_NAME
     redis_settings: RedisSettings = redis_settings_from_url(
-        Settings().redis_url or "redis://localhost:6379"
+        _settings.redis_url or "redis://localhost:6379"
     )
     on_startup = startup
     on_shutdown = shutdown
