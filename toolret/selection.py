@@ -216,7 +216,7 @@ async def discover(
             ranking = await rank(capability)
     except Exception as error:
         log.warning("toolret: find_tools failed: %r", error)
-        return FoundTools(reason=_reason_for(error))
+        return FoundTools(reason=reason_for(error))
     if catalog.candidates and not ranking.scores:
         return FoundTools(reason=Reason.NOT_INDEXED)
     names = top_k(catalog, ranking.scores, limit, exclude=bound)

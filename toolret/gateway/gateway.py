@@ -23,7 +23,7 @@ from toolret.catalog import Catalog
 from toolret.errors import CatalogError
 from toolret.gateway.config import GatewayConfig
 from toolret.gateway.upstream import PING_INTERVAL, RETRY, State, Upstream, UpstreamUnavailable
-from toolret.selection import MAX_DISCOVERED_TOOLS, Reason, discover, reason_for
+from toolret.selection import MAX_DISCOVERED_TOOLS, Reason, discover
 
 if TYPE_CHECKING:
     from mcp import types
@@ -148,20 +148,12 @@ class Gateway:
             return answer
         down = {u.name for u in self.upstreams.values() if u.state is not State.UP}
         skip = {tool.name for tool in catalog if _server(tool) in down}
-        failures: list[Reason] = []
-
-        async def rank(text: str) -> Any:
-            try:
-                return await self.client.rank(catalog, text, MAX_DISCOVERED_TOOLS, exclude=skip)
-            except asyncio.CancelledError:
-                failures.append(Reason.TIMEOUT)
-                raise
-            except Exception as error:
-                failures.append(reason_for(error))
-                raise
-
         found = await discover(
-            catalog, capability, rank, bound=skip, time_budget=self.client.time_budget
+            catalog,
+            capability,
+            lambda text: self.client.rank(catalog, text, MAX_DISCOVERED_TOOLS, exclude=skip),
+            bound=skip,
+            time_budget=self.client.time_budget,
         )
         answer["tools"] = [
             {
@@ -171,9 +163,9 @@ class Gateway:
             }
             for tool in found
         ]
-        if not found and failures:
-            answer["reason"] = failures[0].value
-            if failures[0] is Reason.NOT_INDEXED:
+        if not found and found.reason is not None:
+            answer["reason"] = found.reason.value
+            if found.reason is Reason.NOT_INDEXED:
                 answer["note"] = "the tool index is still being built; ask again shortly"
         return answer
 

@@ -29,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from toolret.errors import StoreError
-from toolret.selection import Mode, Reason, Selection, discover, reason_for
+from toolret.selection import Mode, Selection, discover, reason_for
 from toolret.service.auth import TokenTable
 from toolret.service.catalogs import CatalogRegistry
 from toolret.service.http import ApiError, parse, read_json
@@ -198,31 +198,18 @@ async def _find_tools(service: Service, request: Request) -> Response:
     grant.check(body.catalog)
     catalog = await service.registry.get(body.catalog)
     client = service.client
-    failures: list[Reason] = []
     exclude = set(body.bound)
-
-    async def rank(text: str) -> Any:
-        try:
-            return await client.rank(catalog, text, body.limit, exclude=exclude)
-        except asyncio.CancelledError:
-            failures.append(Reason.TIMEOUT)
-            raise
-        except Exception as error:
-            failures.append(reason_for(error))
-            raise
-
-    found = await discover(
+    found = await discover(  # what client.find_tools runs, keeping why nothing was found
         catalog,
         body.query,
-        rank,
+        lambda text: client.rank(catalog, text, body.limit, exclude=exclude),
         bound=exclude,
         limit=body.limit,
         time_budget=client.time_budget,
     )
-    reason = None
-    if not found:
-        blank = "blank_query" if not body.query.strip() else None
-        reason = failures[0].value if failures else blank
+    reason = found.reason.value if found.reason is not None else None
+    if not found and reason is None and not body.query.strip():
+        reason = "blank_query"
     return JSONResponse(
         {
             "tools": [{"name": tool.name, "description": tool.description} for tool in found],
