@@ -83,14 +83,21 @@ def test_catalog_orders_by_domain_rank_and_is_stable_within_a_domain() -> None:
     assert records == ["find_records", "delete_record", "create_record"]
 
 
-def test_unknown_domains_come_last_and_rank_is_configurable() -> None:
+def test_domains_come_in_first_seen_order_unless_ranked_and_unranked_ones_follow() -> None:
+    """No domain order is built in (the demo CRM's is the demo's): by default domains come as
+    they first appear, still grouped; a rank orders the domains it names, the rest follow."""
     tools = [
         Tool("a_tool", DESCRIPTION, domain="zeta"),
         Tool("b_tool", DESCRIPTION, domain="meta"),
         Tool("c_tool", DESCRIPTION, domain="records"),
+        Tool("d_tool", DESCRIPTION, domain="Zeta"),
     ]
-    assert Catalog(tools).names == ["c_tool", "b_tool", "a_tool"]
-    assert Catalog(tools, domain_rank=["zeta", "meta"]).names == ["a_tool", "b_tool", "c_tool"]
+    default = Catalog(tools)
+    assert default.names == ["a_tool", "d_tool", "b_tool", "c_tool"]
+    assert default.domain_rank == ("zeta", "meta", "records")
+    ranked = Catalog(tools, domain_rank=["records", "meta"])
+    assert ranked.names == ["c_tool", "b_tool", "a_tool", "d_tool"]
+    assert ranked.domain_rank == ("records", "meta", "zeta")
 
 
 def test_subset_is_in_catalog_order_and_byte_stable() -> None:

@@ -91,12 +91,17 @@ def test_worker_waits_for_redis_and_the_migration_and_checks_its_health(
     services: dict[str, Any],
 ) -> None:
     worker = services["worker"]
-    assert worker["command"] == ["arq", "workers.WorkerSettings"]
+    assert worker["command"] == ["arq", "toolret.worker.WorkerSettings"]
     assert worker["depends_on"] == {
         "redis": {"condition": "service_healthy"},
         "migrate": {"condition": "service_completed_successfully"},
     }
-    assert worker["healthcheck"]["test"] == ["CMD", "arq", "--check", "workers.WorkerSettings"]
+    assert worker["healthcheck"]["test"] == [
+        "CMD",
+        "arq",
+        "--check",
+        "toolret.worker.WorkerSettings",
+    ]
 
 
 def test_worker_health_key_outlives_the_check_interval(services: dict[str, Any]) -> None:

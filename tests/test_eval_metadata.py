@@ -15,10 +15,11 @@ from itertools import product
 import pytest
 
 from evals.data.cases import CASES, HELD, LANGUAGES, OFF_TOPIC, TUNE, Case, cases_in
-from toolret.catalog import DEFAULT_DOMAIN_RANK, MIN_DESCRIPTION_LENGTH
+from toolret.catalog import MIN_DESCRIPTION_LENGTH
 from toolret.demo.examples import EXAMPLES
 from toolret.demo.roster import (
     CORE,
+    DOMAINS,
     EVAL_MIN_DESCRIPTION_LENGTH,
     TOOLS,
     build_catalog,
@@ -108,8 +109,8 @@ def test_every_tool_has_keywords_a_category_and_a_known_domain() -> None:
     for tool in TOOLS:
         assert tool.keywords, tool.name
         assert tool.category in {"read", "write", "destructive"}, tool.name
-        assert tool.domain in DEFAULT_DOMAIN_RANK, tool.name
-    assert {tool.domain for tool in TOOLS} == set(DEFAULT_DOMAIN_RANK)
+        assert tool.domain in DOMAINS, tool.name
+    assert {tool.domain for tool in TOOLS} == set(DOMAINS)
 
 
 def test_roster_mixes_reads_writes_and_destructive_operations() -> None:

@@ -37,6 +37,19 @@ DRIVERS = {
         "    print(len(session['tools']))\n"
         "asyncio.run(main())\n"
     ),
+    'logging.getLogger("toolret.catalog")': (
+        "from toolret import catalog_from_mcp\n"
+        "from toolret.selection import FailOpenLog, Reason\n"
+        "seen = []\n"
+        "class Keep(logging.Handler):\n"
+        "    def emit(self, record): seen.append(record.name)\n"
+        "logging.getLogger().addHandler(Keep())\n"
+        "thin = [{'name': f't{i}', 'description': 'Get'} for i in range(3)]\n"
+        "fleet = catalog_from_mcp({'s': thin})\n"
+        "FailOpenLog().failed(Reason.STORE_ERROR, OSError('connection refused'))\n"
+        "assert seen == ['toolret.selection'], seen  # the outage, not the thin tools\n"
+        "print(len(fleet.warnings))\n"
+    ),
     "units_catalog = default_registry": (
         "assert units_catalog.names == ['find_records', 'delete_record'], units_catalog.names\n"
         "assert [t.name for t in units_catalog.core] == ['find_records']\n"

@@ -20,7 +20,7 @@ from toolret import Settings
 from toolret.queue import QUEUE_NAME, REINDEX_FUNCTION, redis_settings
 from toolret.store.vector_store import VectorStore
 from toolret.worker.cron import maintain
-from toolret.worker.jobs import MAX_TRIES, reindex
+from toolret.worker.jobs import OUTAGE_TRIES, reindex
 from toolret.worker.settings import FEEDBACK_TIMEOUT, JOB_TIMEOUT
 from workers import WorkerSettings, shutdown, startup
 
@@ -46,7 +46,7 @@ def test_a_worker_built_by_arq_has_our_settings() -> None:
     assert worker.on_shutdown is shutdown
     job = worker.functions[REINDEX_FUNCTION]
     assert job.coroutine is reindex
-    assert (job.keep_result_s, job.max_tries, job.timeout_s) == (0, MAX_TRIES, JOB_TIMEOUT)
+    assert (job.keep_result_s, job.max_tries, job.timeout_s) == (0, OUTAGE_TRIES, JOB_TIMEOUT)
     assert worker.functions["record_feedback"].timeout_s == FEEDBACK_TIMEOUT == 60
     assert JOB_TIMEOUT == 1800
     (cron,) = worker.cron_jobs

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolret import Catalog, Tool, catalog_from_mcp
+from toolret.demo.roster import DOMAINS
 
 CRM_TOOLS = [
     Tool(
@@ -68,8 +69,8 @@ CRM_TOOLS = [
 
 
 def crm_catalog() -> Catalog:
-    """Eleven tools, two of them core: nine candidates."""
-    return Catalog(CRM_TOOLS)
+    """Eleven tools, two of them core: nine candidates; in the demo CRM's domain order."""
+    return Catalog(CRM_TOOLS, domain_rank=DOMAINS)
 
 
 def mcp_catalog() -> Catalog:

@@ -43,6 +43,7 @@ from toolret.metrics import record_selection, record_step, tracer
 from toolret.profile import profile_of
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
+    FailOpenLog,
     Ranking,
     Selection,
     SelectionPolicy,
@@ -61,7 +62,7 @@ if TYPE_CHECKING:  # imported where used: Redis and arq are optional
 
 __all__ = ["ToolRetrievalClient"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.selection")
 
 ENQUEUE_GRACE = 1.0
 """Seconds ``aclose`` lets in-flight reindex requests finish before cancelling them."""
@@ -159,6 +160,7 @@ class ToolRetrievalClient:
         )
         self._queue: ReindexQueue | None = None
         self._reindex_backoff = reindex_backoff or Backoff(REASK_AFTER, REASK_AT_MOST)
+        self._fail_open_log = FailOpenLog()
         self._feedback: FeedbackSender | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._entered = False
@@ -259,6 +261,7 @@ class ToolRetrievalClient:
                 time_budget=self.time_budget,
                 resume=resume,
                 stable=stable,
+                fail_open_log=self._fail_open_log,
             )
             span.set_attribute("toolret.catalog.tools", len(catalog))
             span.set_attribute("toolret.k", k)

@@ -31,7 +31,7 @@ __all__ = [
     "unavailable_message",
 ]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.selection")
 
 FIND_TOOLS_NAME = "find_tools"
 FindToolsShape = Literal["openai", "openai_responses", "anthropic", "gemini", "mcp"]

@@ -27,6 +27,7 @@ from toolret.lexical import BM25Index, fuse
 from toolret.profile import ToolScore, corpus_documents, corpus_hash, profile_of
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
+    FailOpenLog,
     Ranking,
     Selection,
     SelectionPolicy,
@@ -38,7 +39,7 @@ from toolret.tool import Document, Role, Tool
 
 __all__ = ["DenseIndex", "InMemoryRetriever"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.selection")
 
 MODES = ("dense", "bm25", "hybrid")
 ROLES: tuple[Role, ...] = ("document", "query")
@@ -141,6 +142,7 @@ class InMemoryRetriever:
         self._embedder = embedder if embedder is None else with_query_cache(embedder)
         self._dense: dict[str, asyncio.Task[DenseIndex]] = {}
         self._lexical: dict[str, BM25Index] = {}
+        self._fail_open_log = FailOpenLog()
 
     @property
     def embedder(self) -> Embedder:
@@ -179,6 +181,7 @@ class InMemoryRetriever:
             time_budget=self.time_budget,
             resume=resume,
             stable=stable,
+            fail_open_log=self._fail_open_log,
         )
 
     async def rank(self, catalog: Catalog, text: str, k: int | None = None) -> Ranking:

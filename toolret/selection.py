@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_K",
     "DEFAULT_TIME_BUDGET",
     "MAX_DISCOVERED_TOOLS",
+    "FailOpenLog",
     "FoundTools",
     "Mode",
     "Ranking",
@@ -50,7 +51,7 @@ __all__ = [
     "select_guarded",
 ]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.selection")
 
 DEFAULT_K = 12
 DEFAULT_TIME_BUDGET = 1.5
@@ -232,22 +233,27 @@ async def select_guarded(
     time_budget: float = DEFAULT_TIME_BUDGET,
     resume: bool = False,
     stable: SelectionPolicy | None = None,
+    fail_open_log: FailOpenLog | None = None,
 ) -> Selection:
     """Apply the selection rules around ``rank``; never raises, never exceeds ``time_budget``.
 
     ``stable`` (a ``toolret.stable.StableToolList``) keeps one conversation's tool list growing
     as a byte-stable prefix instead of sending this turn's subset in catalog order. Every
     selection carries the tokens of the definitions it sends and of the whole roster.
+    ``fail_open_log`` is the retriever's own ``FailOpenLog`` (each retriever logs its outages
+    once); without it, the module's.
     """
+    fail_open_log = fail_open_log or FAIL_OPEN_LOG
     started = time.perf_counter()
     try:
         selection = await _select(catalog, message, rank, k, time_budget, resume)
     except Exception as error:  # fail-open is the contract; cancellation still propagates
         reason = reason_for(error)
-        # A missing schema is logged once, with its fix, by the store: not once per request.
-        level = logging.DEBUG if reason is Reason.SCHEMA_MISSING else logging.WARNING
-        log.log(level, "toolret: sending the full roster (%s): %r", reason.value, error)
+        fail_open_log.failed(reason, error)
         selection = full_roster(catalog, reason)
+    else:
+        if selection.mode is Mode.NARROWED:
+            fail_open_log.narrowed()
     if stable is not None:
         try:
             selection = stable.apply(selection)
@@ -276,6 +282,49 @@ async def _select(
     async with asyncio.timeout(budget):
         ranking = await rank(message)
     return narrow(catalog, ranking, k)
+
+
+class FailOpenLog:
+    """Logs fail-open on ``toolret.selection`` once per change of reason, not per selection;
+    each retriever keeps one.
+
+    An outage that sends the full roster on every request is one warning when it starts (and
+    one on each change of cause) and one info line when selections narrow again. Two reasons
+    are logged elsewhere: ``not_indexed`` is a state of one catalog, which the client reports
+    when it asks the worker to index it; ``schema_missing`` is logged once, with its fix, by
+    the store. Both are debug lines here.
+    """
+
+    QUIET = frozenset({Reason.NOT_INDEXED, Reason.SCHEMA_MISSING})
+
+    def __init__(self) -> None:
+        self.reason: Reason | None = None
+
+    def failed(self, reason: Reason, error: BaseException) -> None:
+        if reason in self.QUIET or reason is self.reason:
+            log.debug("toolret: sending the full roster (%s): %r", reason.value, error)
+            return
+        self.reason = reason
+        log.warning(
+            "toolret: sending the full roster (%s): %s; selections fall open for this reason "
+            "until it changes or they narrow again (logged then)",
+            reason.value,
+            _describe(error),
+        )
+
+    def narrowed(self) -> None:
+        if self.reason is not None:
+            log.info("toolret: selections narrow again (after %s)", self.reason.value)
+            self.reason = None
+
+
+FAIL_OPEN_LOG = FailOpenLog()
+"""The fail-open log of selections made without a retriever's own."""
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def reason_for(error: BaseException) -> Reason:

@@ -1,17 +1,15 @@
-"""Options several commands share, and where every command prints."""
+"""Options several commands share; ``console`` is where results print (``toolret.cli.output``)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
+from toolret.cli.output import console
 from toolret.settings import RetrievalMode
 
 __all__ = ["CatalogOption", "KOption", "ModeOption", "UrlOption", "console"]
-
-console = Console()
 
 CatalogOption = Annotated[
     str,

@@ -8,12 +8,12 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import Progress
 from rich.table import Table
 
 from toolret.catalog import Catalog
 from toolret.cli.errors import load_or_exit
 from toolret.cli.options import CatalogOption, KOption, ModeOption, console
+from toolret.cli.output import progress, show_table, working
 from toolret.selection import Selection
 from toolret.settings import RetrievalMode, Settings
 
@@ -37,7 +37,7 @@ def search(
     settings = Settings()
     loaded = load_or_exit(catalog)
     selection = asyncio.run(_search(loaded, message, k or settings.k, mode or settings.mode))
-    console.print(selection_table(loaded, selection, title=message))
+    show_table(selection_table(loaded, selection, title=message))
 
 
 async def _search(catalog: Catalog, message: str, k: int, mode: RetrievalMode) -> Selection:
@@ -47,7 +47,7 @@ async def _search(catalog: Catalog, message: str, k: int, mode: RetrievalMode) -
 
     async with InMemoryRetriever(mode=mode, k=k) as retriever:
         if mode != "bm25":
-            with console.status(f"embedding {len(catalog)} tools…"):
+            with working(f"embedding {len(catalog)} tools for {mode} (in memory)…"):
                 await retriever.index(catalog)
         return await retriever.select(catalog, message)
 
@@ -68,17 +68,11 @@ async def indexed_client(
     from toolret.client import ToolRetrievalClient
     from toolret.store.embedded import resolve_database_url
 
-    with console.status("opening the database…"):
+    with working("opening the database…"):
         url = await asyncio.to_thread(resolve_database_url)
     async with ToolRetrievalClient(url, k=k) as client:
-        with Progress(console=console, transient=True) as bar:
-            task = bar.add_task(f"indexing {len(catalog)} tools", total=None, visible=False)
-            report = await client.index(
-                catalog,
-                progress=lambda done, total: bar.update(
-                    task, completed=done, total=total, visible=total > 0
-                ),
-            )
+        with progress(f"indexing {len(catalog)} tools (only what is not stored yet)…") as advance:
+            report = await client.index(catalog, progress=advance)
         console.print(
             f"[dim]{report.documents} documents of {len(catalog)} tools indexed for "
             f"{report.model_id}: {report.embedded} embedded now, {report.reused} already stored "
