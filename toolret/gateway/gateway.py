@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CALL_TOOL", "FIND_TOOLS", "Gateway"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.gateway")
 
 FIND_TOOLS = "find_tools"
 CALL_TOOL = "call_tool"

@@ -20,7 +20,7 @@ from toolret.gateway.config import GatewayConfig
 
 __all__ = ["run"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.gateway")
 
 Transport = Literal["stdio", "http"]
 

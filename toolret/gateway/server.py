@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Downstream", "http_app", "run_stdio"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.gateway")
 
 INSTRUCTIONS = (
     "This server stands in front of many MCP servers. Use the tools listed directly when they "

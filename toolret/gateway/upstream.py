@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PING_INTERVAL", "RETRY", "State", "Upstream", "UpstreamUnavailable"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.gateway")
 
 PING_INTERVAL = 30.0
 """Seconds between listings of a server that cannot stream change events."""

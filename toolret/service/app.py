@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Service", "create_app"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.serve")
 
 _NAME = re.compile(CATALOG_NAME)
 

@@ -45,7 +45,7 @@ __all__ = [
     "content_hash",
 ]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.serve")
 
 CACHED_CATALOGS = 1024
 """Catalogs one process keeps built (least recently used beyond that are built again)."""

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CONTENT_TYPE", "install_prometheus", "render"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.serve")
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 

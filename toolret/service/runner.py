@@ -21,7 +21,7 @@ from toolret.service.settings import ServiceSettings
 
 __all__ = ["check_address", "exit_cleanly", "is_loopback", "run", "startup_notice"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.serve")
 
 
 def is_loopback(host: str) -> bool:
