@@ -190,6 +190,17 @@ def test_extras_left_out_say_what_to_install(installed: Installed) -> None:
     assert queue.returncode != 0
     assert "pip install 'toolret[worker]'" in queue.stderr
 
+    for command, extra in (("serve", "serve"), ("gateway", "gateway")):
+        refused = installed.toolret(command, "--help", check=False)
+        assert refused.returncode == 0, "--help needs no extra"
+        started = installed.toolret(
+            *([command] if command == "serve" else [command, "--config", "/dev/null"]),
+            check=False,
+        )
+        assert started.returncode == 1, started.stderr
+        assert f"pip install 'toolret[{extra}]'" in started.stderr
+        assert "Traceback" not in started.stderr
+
     gemini = installed.python(
         "from toolret.settings import Settings, make_embedder\n"
         "make_embedder(Settings(gemini_api_key='a-key'))",

@@ -194,6 +194,18 @@ class ToolRetrievalClient:
         """True after ``aclose()``."""
         return self._closed
 
+    async def flush(self) -> None:
+        """Wait until every pending reindex request and buffered feedback report is sent (or
+        given up on: Redis down).
+
+        A service stopping gracefully calls it, under a timeout of its own, before ``aclose()``
+        (which waits only briefly, ``ENQUEUE_GRACE``), so that nothing it accepted is lost.
+        """
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        if self._feedback is not None:
+            await self._feedback.flush()
+
     async def aclose(self) -> None:
         """Let pending reindex requests finish (briefly), close the queue, the pool and the
         embedder this client created. Idempotent."""

@@ -48,6 +48,7 @@ __all__ = [
     "full_roster",
     "narrow",
     "passthrough",
+    "reason_for",
     "select_guarded",
 ]
 
@@ -231,7 +232,7 @@ async def discover(
             ranking = await rank(capability)
     except Exception as error:
         log.warning("toolret: find_tools failed: %r", error)
-        return FoundTools(reason=_reason_for(error))
+        return FoundTools(reason=reason_for(error))
     if catalog.candidates and not ranking.scores:
         return FoundTools(reason=Reason.NOT_INDEXED)
     names = top_k(catalog, ranking.scores, limit, exclude=bound)
@@ -262,7 +263,7 @@ async def select_guarded(
     try:
         selection = await _select(catalog, message, rank, k, time_budget, resume)
     except Exception as error:  # fail-open is the contract; cancellation still propagates
-        reason = _reason_for(error)
+        reason = reason_for(error)
         fail_open_log.failed(reason, error)
         selection = full_roster(catalog, reason)
     else:
@@ -341,7 +342,8 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
-def _reason_for(error: BaseException) -> Reason:
+def reason_for(error: BaseException) -> Reason:
+    """The fail-open reason an error stands for (``internal_error`` for anything unexpected)."""
     if isinstance(error, TimeoutError):
         return Reason.TIMEOUT
     if isinstance(error, EmbedderUnavailableError):

@@ -14,6 +14,8 @@
 - ``evals.perf.load``: a long message (100 to 64,000 characters) uncut and cut to the window; a
   query during an indexing run; select() at concurrency 24 against the bare embedder's
   single-thread rate, per OpenMP wait policy and thread count.
+- ``evals.perf.http``: ``POST /v1/select`` on ``toolret serve`` against ``client.select`` in
+  process: p50 latency, an HTTP round trip, throughput at 24 callers, CPU per selection.
 
 Each writes its numbers to ``evals/out/`` as JSON and prints a table. Compare ratios measured in
 one run, not absolute times: the machines are noisy.
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import sys
 
-from evals.perf import faults, fleet, load, reindex, select
+from evals.perf import faults, fleet, http, load, reindex, select
 
 
 def main() -> int:
@@ -33,7 +35,8 @@ def main() -> int:
     sys.argv = sys.argv[:1]
     reindex.main()
     status = faults.main([]) or status
-    return load.main([]) or status
+    status = load.main([]) or status
+    return http.main([]) or status
 
 
 if __name__ == "__main__":
