@@ -5,20 +5,17 @@
         more = await client.find_tools(catalog, "attach a file to a task", bound=sel.names)
         await client.index(catalog)                                # embed what is missing, inline
 
-A selection costs one query embedding (cached per text, so a ReAct loop pays once) and one SQL round
-trip on a pooled connection; hybrid ranking (the default) adds BM25 over the catalog in process and
-asks that statement for its lexical hits' scores too (``toolret.hybrid``). Every failure — database
-unreachable, pool exhausted, statement timeout, nothing published for this catalog, embedder error —
-sends the full roster with the reason, within the time budget
-(``toolret.selection.select_guarded``). A corpus not published yet is asked of the worker in the
-background (with a Redis URL), and asked again with a backoff per corpus until it is served, so a
-request lost to a Redis outage, or a corpus garbage-collected later, recovers by itself.
+A selection costs one query embedding (cached per text: a ReAct loop pays once) and one SQL round
+trip on a pooled connection, which in hybrid mode (the default) also scores the tools sharing the
+message's words, ranked by BM25 in process (``toolret.hybrid``). Any failure sends the full roster,
+with the reason, within the time budget (``toolret.selection.select_guarded``); a corpus not
+published yet is asked of the worker in the background, again with a backoff per corpus until it is
+served.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import importlib
 import logging
 import time
@@ -39,7 +36,7 @@ from toolret.errors import (
     EmbedderUnavailableError,
     NotIndexedError,
 )
-from toolret.hybrid import lexical_hits, rank_hybrid
+from toolret.hybrid import rank_hybrid
 from toolret.indexing import IndexReport, Progress, index_catalog
 from toolret.lexical import catalog_index
 from toolret.metrics import record_selection, record_step, tracer
@@ -56,7 +53,6 @@ from toolret.selection import (
 )
 from toolret.settings import RetrievalMode, Settings, make_embedder, retrieval_mode
 from toolret.store.sql import EXACT_LIMIT, CatalogQuery
-from toolret.store.types import StoreRanking
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
 
@@ -309,43 +305,30 @@ class ToolRetrievalClient:
         query = self._query(catalog, embedder)
         vector = await self._embed(embedder, text)
         skip = frozenset(exclude)
-        fetch = functools.partial(self._rank_sql, catalog, query, vector, k, skip)
-        if self.mode == "dense":
-            return await fetch()
-        lexical = lexical_hits(catalog, catalog_index(catalog).evidence(text), skip)
-        return await rank_hybrid(
-            catalog, lexical, fetch, profile_of(embedder).lexical_weight, k, skip
-        )
 
-    async def _rank_sql(
-        self,
-        catalog: Catalog,
-        query: CatalogQuery,
-        vector: Vector,
-        k: int,
-        exclude: frozenset[str],
-        include: Sequence[str] = (),
-    ) -> Ranking:
-        """The one ranking statement, timed and traced; asks the worker for an unserved corpus."""
-        started = time.perf_counter()
-        try:
-            with tracer.start_as_current_span("toolret.rank_sql") as span:
-                span.set_attribute("toolret.model_id", query.model_id)
-                span.set_attribute("toolret.corpus_hash", query.corpus_hash)
-                span.set_attribute("toolret.documents", query.documents)
-                result: StoreRanking = await self.store.rank(
-                    query, vector, limit=k + TIE_SLACK, exclude=exclude, include=include
-                )
-        except NotIndexedError:
-            self._ask_worker(catalog, query.corpus_hash)
-            raise
-        finally:
-            record_step("database", (time.perf_counter() - started) * 1000)
-        if result.published:
-            self._reindex_backoff.reset(query.corpus_hash)
-        else:
-            self._ask_worker(catalog, query.corpus_hash)
-        return Ranking(result.scores, result.unranked)
+        async def fetch(include: Sequence[str]) -> Ranking:  # the one statement, timed, traced
+            started = time.perf_counter()
+            try:
+                with tracer.start_as_current_span("toolret.rank_sql") as span:
+                    span.set_attribute("toolret.model_id", query.model_id)
+                    span.set_attribute("toolret.corpus_hash", query.corpus_hash)
+                    span.set_attribute("toolret.documents", query.documents)
+                    result = await self.store.rank(
+                        query, vector, limit=k + TIE_SLACK, exclude=skip, include=include
+                    )
+            except NotIndexedError:
+                self._ask_worker(catalog, query.corpus_hash)
+                raise
+            finally:
+                record_step("database", (time.perf_counter() - started) * 1000)
+            if result.published:
+                self._reindex_backoff.reset(query.corpus_hash)
+            else:
+                self._ask_worker(catalog, query.corpus_hash)
+            return Ranking(result.scores, result.unranked)
+
+        weight = profile_of(embedder).lexical_weight if self.mode == "hybrid" else None
+        return await rank_hybrid(catalog, text, fetch, weight, k, skip)
 
     async def report_turn(
         self,

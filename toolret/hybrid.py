@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from toolret.catalog import Catalog
-from toolret.lexical import fuse
+from toolret.lexical import catalog_index, fuse
 from toolret.selection import Ranking
 
 __all__ = ["INCLUDE_LIMIT", "LexicalHits", "lexical_hits", "rank_hybrid", "widen"]
@@ -98,14 +98,18 @@ DenseFetch = Callable[[Sequence[str]], Awaitable[Ranking]]
 
 async def rank_hybrid(
     catalog: Catalog,
-    lexical: LexicalHits,
+    text: str,
     fetch: DenseFetch,
-    weight: float,
+    weight: float | None,
     k: int,
     exclude: Collection[str] = (),
 ) -> Ranking:
-    """The fused ranking from one statement (two when ``widen`` says so): exactly what fusing
-    every tool's dense score would rank in the top ``k``. Without lexical evidence, dense."""
+    """The fused ranking of ``text`` from one statement (two when ``widen`` says so): exactly
+    what fusing every tool's dense score would rank in the top ``k``. Dense alone without
+    lexical evidence, or with ``weight`` None (dense mode)."""
+    if weight is None:
+        return await fetch(())
+    lexical = lexical_hits(catalog, catalog_index(catalog).evidence(text), exclude)
     first = await fetch(lexical.first)
     if lexical.best <= 0:
         return first
