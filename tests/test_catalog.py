@@ -22,6 +22,7 @@ from toolret.tool import (
     DEFAULT_TEMPLATE,
     LEGACY_TEMPLATE,
     check_template,
+    parameter_text,
     readable_identifier,
     render,
 )
@@ -43,6 +44,31 @@ DESCRIPTION = "A description that is long enough to pass the minimum length chec
 )
 def test_identifiers_become_words(name: str, readable: str) -> None:
     assert readable_identifier(name) == readable
+
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "profile_name": {"type": "string", "description": ""},
+        "q": {"type": "string", "description": "Words to search the recipes for."},
+    },
+}
+
+
+def test_parameters_are_written_in_words_with_their_descriptions() -> None:
+    tool = Tool("recipes__suggestions", "Get Suggestions", input_schema=SCHEMA)
+    assert parameter_text(tool) == "profile name, q (Words to search the recipes for.)"
+    assert tool.retrieval_text == f"Get Suggestions\n{parameter_text(tool)}"
+    assert render("{name}: {description}", tool) == "recipes suggestions: Get Suggestions"
+    # Nothing to add for a tool without parameters, or with a schema that is not an object's.
+    assert parameter_text(Tool("t", DESCRIPTION)) == ""
+    assert parameter_text(Tool("t", DESCRIPTION, input_schema={"type": "string"})) == ""
+
+
+def test_a_tool_without_description_or_keywords_is_its_name_and_parameters() -> None:
+    tool = Tool("github__get_me", "", input_schema=SCHEMA)
+    assert tool.retrieval_text.startswith("github get me\nprofile name")
+    assert render(LEGACY_TEMPLATE, Tool("github__get_me", "")) == "github get me"
 
 
 def test_retrieval_text_is_keywords_then_description() -> None:

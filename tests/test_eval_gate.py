@@ -36,6 +36,7 @@ from toolret.demo.roster import build_catalog
 from toolret.embedders.base import embed_role
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.indexing import index_catalog
+from toolret.memory import InMemoryRetriever
 from toolret.profile import corpus_documents
 from toolret.settings import RetrievalMode
 from toolret.store.vector_store import VectorStore
@@ -84,12 +85,29 @@ async def test_pgvector_client_passes_the_gate(
         report = await index_catalog(store, gate_embedder, ROSTER)
     assert report.published
     async with ToolRetrievalClient(
-        database_url, embedder=gate_embedder, time_budget=GENEROUS_BUDGET
+        database_url, embedder=gate_embedder, mode="dense", time_budget=GENEROUS_BUDGET
     ) as client:
         selections = {case.prompt: await client.select(ROSTER, case.prompt) for case in CASES}
     gate = gate_report(ROSTER, selections, label="pgvector client")
     record_gate(pytestconfig, gate.lines())
     assert gate.passed, "\n".join(gate.lines())
+
+
+async def test_the_client_selects_what_the_in_memory_retriever_selects_in_hybrid(
+    gate_embedder: MemoEmbedder, database_url: str
+) -> None:
+    """Hybrid (the default mode): BM25 in process beside the one statement, on every case."""
+    async with VectorStore.from_url(database_url) as store:
+        await index_catalog(store, gate_embedder, ROSTER)
+    memory = InMemoryRetriever(gate_embedder, mode="hybrid", time_budget=GENEROUS_BUDGET)
+    async with ToolRetrievalClient(
+        database_url, embedder=gate_embedder, mode="hybrid", time_budget=GENEROUS_BUDGET
+    ) as client:
+        for case in CASES:
+            got = await client.select(ROSTER, case.prompt)
+            want = await memory.select(ROSTER, case.prompt)
+            assert got.names == want.names, case.prompt
+            assert got.scores == pytest.approx(want.scores, abs=1e-5)
 
 
 @pytest.mark.parametrize(("label", "mode", "examples"), WEAKER, ids=[w[0] for w in WEAKER])

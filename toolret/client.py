@@ -5,14 +5,12 @@
         more = await client.find_tools(catalog, "attach a file to a task", bound=sel.names)
         await client.index(catalog)                                # embed what is missing, inline
 
-A selection costs one query embedding (cached per text, so a ReAct loop pays once) and one SQL
-round trip on a pooled connection. Every failure — database unreachable, pool exhausted,
-statement timeout, nothing published for this catalog, embedder error — sends the full roster
-with the reason, within the time budget (``toolret.selection.select_guarded``). When the
-catalog's corpus is not published and a Redis URL is configured, the client asks the worker to
-index it, in the background: a selection never waits for it. It asks again, with a backoff per
-corpus (5 s doubling to 5 min, ``toolret.backoff.Backoff``), until the corpus is served — so a
-request lost to a Redis outage, or a corpus garbage-collected later, recovers without a restart.
+A selection costs one query embedding (cached per text: a ReAct loop pays once) and one SQL round
+trip on a pooled connection, which in hybrid mode (the default) also scores the tools sharing the
+message's words, ranked by BM25 in process (``toolret.hybrid``). Any failure sends the full roster,
+with the reason, within the time budget (``toolret.selection.select_guarded``); a corpus not
+published yet is asked of the worker in the background, again with a backoff per corpus until it is
+served.
 """
 
 from __future__ import annotations
@@ -38,11 +36,14 @@ from toolret.errors import (
     EmbedderUnavailableError,
     NotIndexedError,
 )
+from toolret.hybrid import rank_hybrid
 from toolret.indexing import IndexReport, Progress, index_catalog
+from toolret.lexical import catalog_index
 from toolret.metrics import record_selection, record_step, tracer
 from toolret.profile import profile_of
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
+    TIE_SLACK,
     FailOpenLog,
     Ranking,
     Selection,
@@ -50,9 +51,8 @@ from toolret.selection import (
     discover,
     select_guarded,
 )
-from toolret.settings import Settings, make_embedder
+from toolret.settings import RetrievalMode, Settings, make_embedder, retrieval_mode
 from toolret.store.sql import EXACT_LIMIT, CatalogQuery
-from toolret.store.types import StoreRanking
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
 
@@ -88,23 +88,21 @@ client's deadline comes first and the connection, abandoned mid-query, is thrown
 class ToolRetrievalClient:
     """Selects tools for a message from vectors in Postgres/pgvector.
 
-    ``database_url`` defaults to ``TOOLRET_DATABASE_URL``, else ``DATABASE_URL``; ``embedder``
-    to the one the environment configures (Gemini with a key, else the bundled model); ``k``,
-    ``time_budget`` (seconds) and ``redis_url`` to ``TOOLRET_K``, ``TOOLRET_TIME_BUDGET_MS``
-    and ``REDIS_URL``. Pass ``store`` to share a ``VectorStore`` (the client then leaves it
-    open). The pool's checkout timeout defaults to a quarter of the time budget
-    (``POOL_SHARE``) and the server-side statement timeout to half of it
-    (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck query is
-    cancelled by the server, keeping its connection, before the budget runs out.
-    ``reindex_backoff`` spaces the requests to index an unserved corpus (default:
-    ``REASK_AFTER`` 5 s, doubling to ``REASK_AT_MOST`` 5 min, per corpus, reset once it is
-    served).
+    ``database_url`` defaults to ``TOOLRET_DATABASE_URL``, else ``DATABASE_URL``; ``embedder`` to
+    the one the environment configures (Gemini with a key, else the bundled model); ``mode``, ``k``,
+    ``time_budget`` (seconds) and ``redis_url`` to ``TOOLRET_MODE`` (``hybrid``:
+    ``toolret.hybrid``), ``TOOLRET_K``, ``TOOLRET_TIME_BUDGET_MS`` and ``REDIS_URL``. Pass ``store``
+    to share a ``VectorStore`` (the client then leaves it open). The pool's checkout timeout
+    defaults to a quarter of the time budget (``POOL_SHARE``) and the server-side statement timeout
+    to half of it (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck
+    query is cancelled by the server, keeping its connection, before the budget runs out.
+    ``reindex_backoff`` spaces the requests to index an unserved corpus (default: ``REASK_AFTER``,
+    doubling up to ``REASK_AT_MOST``, per corpus, reset once it is served).
 
-    A client is used by one event loop. It opens on first use or ``async with``, which also
-    warms the embedder up (loads the bundled model), so the first selection is not the one
-    that pays for it; a warm-up that fails is logged and never raised. After
-    ``aclose()`` it cannot be reopened (``ClientStateError``) and ``select`` sends the full
-    roster.
+    A client is used by one event loop. It opens on first use or ``async with``, which also warms
+    the embedder up (loads the bundled model), so the first selection is not the one that pays for
+    it; a warm-up that fails is logged and never raised. After ``aclose()`` it cannot be reopened
+    (``ClientStateError``) and ``select`` sends the full roster.
     """
 
     def __init__(
@@ -113,6 +111,7 @@ class ToolRetrievalClient:
         *,
         embedder: Embedder | None = None,
         settings: Settings | None = None,
+        mode: RetrievalMode | None = None,
         k: int | None = None,
         time_budget: float | None = None,
         redis_url: str | None = None,
@@ -125,6 +124,7 @@ class ToolRetrievalClient:
         reindex_backoff: Backoff | None = None,
     ) -> None:
         settings = settings or Settings()
+        self.mode: RetrievalMode = retrieval_mode(settings.mode if mode is None else mode)
         self.k = settings.k if k is None else k
         self.time_budget = settings.time_budget if time_budget is None else time_budget
         self.redis_url = redis_url or settings.redis_url
@@ -299,28 +299,36 @@ class ToolRetrievalClient:
         if self._closed:
             raise ClientStateError("this ToolRetrievalClient is closed")
         k = self.k if k is None else k
+        if self.mode == "bm25":
+            return Ranking(catalog_index(catalog).score_map(text))
         embedder = self.embedder
         query = self._query(catalog, embedder)
         vector = await self._embed(embedder, text)
-        started = time.perf_counter()
-        try:
-            with tracer.start_as_current_span("toolret.rank_sql") as span:
-                span.set_attribute("toolret.model_id", query.model_id)
-                span.set_attribute("toolret.corpus_hash", query.corpus_hash)
-                span.set_attribute("toolret.documents", query.documents)
-                result: StoreRanking = await self.store.rank(
-                    query, vector, limit=k, exclude=frozenset(exclude)
-                )
-        except NotIndexedError:
-            self._ask_worker(catalog, query.corpus_hash)
-            raise
-        finally:
-            record_step("database", (time.perf_counter() - started) * 1000)
-        if result.published:
-            self._reindex_backoff.reset(query.corpus_hash)
-        else:
-            self._ask_worker(catalog, query.corpus_hash)
-        return Ranking(result.scores, result.unranked)
+        skip = frozenset(exclude)
+
+        async def fetch(include: Sequence[str]) -> Ranking:  # the one statement, timed, traced
+            started = time.perf_counter()
+            try:
+                with tracer.start_as_current_span("toolret.rank_sql") as span:
+                    span.set_attribute("toolret.model_id", query.model_id)
+                    span.set_attribute("toolret.corpus_hash", query.corpus_hash)
+                    span.set_attribute("toolret.documents", query.documents)
+                    result = await self.store.rank(
+                        query, vector, limit=k + TIE_SLACK, exclude=skip, include=include
+                    )
+            except NotIndexedError:
+                self._ask_worker(catalog, query.corpus_hash)
+                raise
+            finally:
+                record_step("database", (time.perf_counter() - started) * 1000)
+            if result.published:
+                self._reindex_backoff.reset(query.corpus_hash)
+            else:
+                self._ask_worker(catalog, query.corpus_hash)
+            return Ranking(result.scores, result.unranked)
+
+        weight = profile_of(embedder).lexical_weight if self.mode == "hybrid" else None
+        return await rank_hybrid(catalog, text, fetch, weight, k, skip)
 
     async def report_turn(
         self,
@@ -434,4 +442,4 @@ class ToolRetrievalClient:
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"
-        return f"<ToolRetrievalClient {self.store!r} k={self.k} {state}>"
+        return f"<ToolRetrievalClient {self.store!r} {self.mode} k={self.k} {state}>"

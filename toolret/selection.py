@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_K",
     "DEFAULT_TIME_BUDGET",
     "MAX_DISCOVERED_TOOLS",
+    "TIE_SLACK",
     "FailOpenLog",
     "FoundTools",
     "Mode",
@@ -150,15 +151,29 @@ def needs_ranking(catalog: Catalog, k: int) -> bool:
     return len(catalog.candidates) > k
 
 
+SCORE_RESOLUTION = 1e-6
+"""Scores closer than this rank as ties (``top_k``)."""
+TIE_SLACK = 2
+"""Tools a retriever that ranks only the best few (the client's statement) ranks past ``k``: a
+tie straddling the ``k``-th place is then broken by ``top_k``, as in the in-memory retriever."""
+
+
 def top_k(
     catalog: Catalog, scores: Mapping[str, float], k: int, exclude: Iterable[str] = ()
 ) -> list[str]:
-    """The ``k`` best-scoring candidates; ties go to the tool earlier in the catalog."""
+    """The ``k`` best-scoring candidates; ties go to the tool whose name sorts first.
+
+    Scores are compared to ``SCORE_RESOLUTION``: the store computes cosines in float32 in its
+    own order and numpy in another, so the same score differs by up to 3e-7 between the two
+    retrievers, and closer scores are ties. Ties (tools described alike score exactly the same)
+    go by name, as the store's statements order them, so both retrievers pick the same tools."""
     skip = set(exclude)
     ranked = [
         name for name in scores if name in catalog and not catalog[name].core and name not in skip
     ]
-    return heapq.nsmallest(k, ranked, key=lambda name: (-scores[name], catalog.position(name)))
+    return heapq.nsmallest(
+        k, ranked, key=lambda name: (-round(scores[name] / SCORE_RESOLUTION), name)
+    )
 
 
 def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:

@@ -3,6 +3,9 @@
 - ``evals.perf.select``: the request path — select() latency and throughput at 44 to 100,000
   tools in the table, against exact numpy cosine and BM25 measured in the same run; the
   database step against a bare ``SELECT 1``; indexed recall against exact; example vectors.
+- ``evals.perf.fleet``: a 527-tool MCP-like fleet — select() in dense and hybrid mode against
+  the query embedding plus the ranking statement, measured in one run; what ranking a
+  message's clauses would add.
 - ``evals.perf.reindex``: reindexing 44 and 1,000 tools with the bundled model, and the cost
   of a one-description change.
 - ``evals.perf.faults``: the fault matrix — each fault produced for real (Postgres stopped and
@@ -22,12 +25,13 @@ from __future__ import annotations
 
 import sys
 
-from evals.perf import faults, http, load, reindex, select
+from evals.perf import faults, fleet, http, load, reindex, select
 
 
 def main() -> int:
     """Run every benchmark with its default sizes."""
     status = select.main([])
+    status = fleet.main([]) or status
     sys.argv = sys.argv[:1]
     reindex.main()
     status = faults.main([]) or status

@@ -29,7 +29,8 @@ ModeOption = Annotated[
     typer.Option(
         "--mode",
         "-m",
-        help="dense (embeddings), bm25 (lexical) or hybrid (dense + BM25 where words match).",
+        help="hybrid (dense + BM25 where words match; the default), dense (embeddings) or bm25 "
+        "(lexical).",
         case_sensitive=False,
     ),
 ]
