@@ -7,7 +7,10 @@ nothing inside toolret is patched.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Sequence
+
+import numpy as np
 
 from toolret import BundledE5Embedder, EmbedderError, EmbedderUnavailableError
 from toolret.embedders.base import Vector, Vectors
@@ -120,3 +123,37 @@ class WarmingUp(CountingEmbedder):
         if self.error is not None:
             raise self.error
         await self.inner.warm_up()
+
+
+class HashEmbedder:
+    """Not a model: each (role, text) becomes a fixed random unit vector, seeded by its hash.
+
+    For tests about exactness at sizes the bundled model would take minutes to index (a
+    thousand tools): what is ranked is test data, as the store tests' random vectors are."""
+
+    model_id = "hash@384"
+    dimension = 384
+    example_role: Role = "query"
+
+    async def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        return _stack([_hashed("document", text) for text in texts])
+
+    async def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return _stack([_hashed("query", text) for text in texts])
+
+    async def embed_query(self, text: str) -> Vector:
+        return _hashed("query", text)
+
+    async def aclose(self) -> None:
+        pass
+
+
+def _stack(vectors: list[Vector]) -> Vectors:
+    return np.stack(vectors) if vectors else np.empty((0, 384), dtype=np.float32)
+
+
+def _hashed(role: str, text: str) -> Vector:
+    seed = int.from_bytes(hashlib.sha256(f"{role}\x00{text}".encode()).digest()[:8], "big")
+    vector = np.random.default_rng(seed).standard_normal(384).astype(np.float32)
+    unit: Vector = vector / np.linalg.norm(vector)
+    return unit

@@ -7,9 +7,11 @@ Faults are scripted per request: ``fail_next(2, 429)`` answers the next two requ
 ``stall_next()`` holds the next request open without answering, ``reply_next(body)`` sends a raw
 body (malformed responses). ``wait_for_connections(0)`` blocks until the client has hung up.
 
-``:generateContent`` answers as a model that follows toolret's example-suggestion prompt: for the
-``TOOLS:`` and ``LANGUAGES:`` lines of the prompt it returns JSON ``{tool: {language: [...]}}``
-with ``PER_TOOL:`` requests each.
+``:generateContent`` answers with the model turns scripted by ``reply_content(parts)``, in
+order; with none scripted it answers as a model that follows toolret's example-suggestion
+prompt: for the ``TOOLS:`` and ``LANGUAGES:`` lines of the prompt it returns JSON
+``{tool: {language: [...]}}`` with ``PER_TOOL:`` requests each. A request that breaks a
+documented function-calling rule (``tests/llm_rules.py``) gets the API's 400.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.llm_rules import gemini_violation
 
 __all__ = ["FakeGemini", "RecordedRequest", "bag_of_words"]
 
@@ -101,6 +105,8 @@ class FakeGemini:
 
     def __init__(self) -> None:
         self.requests: list[RecordedRequest] = []
+        self.rejections: list[str] = []
+        self._contents: deque[list[dict[str, Any]]] = deque()
         self._script = _Script()
         self._release = threading.Event()
         self._connections = 0
@@ -124,6 +130,12 @@ class FakeGemini:
     def stall_next(self, count: int = 1) -> None:
         """Hold the next ``count`` requests open, unanswered, until the server stops."""
         self._script.push(count, ("stall", None))
+
+    def reply_content(self, parts: list[dict[str, Any]]) -> None:
+        """Answer the next ``generateContent`` with a model turn of these parts (wire shape:
+        ``{"text": ...}``, ``{"functionCall": {"name", "args"}}``)."""
+        with self._script.lock:
+            self._contents.append(parts)
 
     def reply_next(self, body: Any, count: int = 1, status: int = 200) -> None:
         """Answer the next ``count`` requests with ``body`` (JSON-encoded unless ``bytes``)."""
@@ -175,6 +187,17 @@ class FakeGemini:
             status_name = STATUS_NAMES.get(status, "UNKNOWN")
             return status, {"error": {"code": status, "message": message, "status": status_name}}
         if method == "generateContent":
+            refusal = gemini_violation(recorded.body)
+            if refusal is not None:
+                self.rejections.append(refusal)
+                return 400, {
+                    "error": {"code": 400, "message": refusal, "status": STATUS_NAMES[400]}
+                }
+            with self._script.lock:
+                parts = self._contents.popleft() if self._contents else None
+            if parts is not None:
+                content = {"role": "model", "parts": parts}
+                return 200, {"candidates": [{"content": content, "finishReason": "STOP"}]}
             return 200, _generated(recorded.body)
         embeddings = [
             {"values": bag_of_words(text, request.get("outputDimensionality") or DEFAULT_DIMENSION)}

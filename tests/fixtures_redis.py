@@ -155,17 +155,19 @@ def redis_url(redis_server: str) -> str:
 async def worker(redis_url: str) -> AsyncIterator[Callable[..., Worker]]:
     """Build arq workers from ``workers.WorkerSettings``: burst mode, no poll delay.
 
-    Keyword arguments override any ``Worker`` parameter (``ctx=`` supplies the store, the
-    embedder or the settings a test wants). Every worker built is closed after the test.
+    Their Redis settings are the deployed worker's (``worker_redis_settings``: outages are
+    waited out) on the test's Redis. Keyword arguments override any ``Worker`` parameter
+    (``ctx=`` supplies the store, the embedder or the settings a test wants). Every worker
+    built is closed after the test.
     """
-    from toolret.queue import redis_settings
+    from toolret.worker.settings import worker_redis_settings
     from workers import WorkerSettings
 
     created: list[Worker] = []
 
     def create(**overrides: Any) -> Worker:
         options: dict[str, Any] = {
-            "redis_settings": redis_settings(redis_url),
+            "redis_settings": worker_redis_settings(redis_url),
             "burst": True,
             "poll_delay": 0,
             "handle_signals": False,

@@ -33,6 +33,8 @@ from toolret.adapters import (
 )
 from toolret.catalog import Catalog
 from toolret.errors import (
+    AmbiguousToolNameError,
+    CatalogError,
     CatalogSourceError,
     DuplicateToolError,
     InvalidToolNameError,
@@ -360,6 +362,21 @@ def test_mcp_names_are_sanitized_and_keys_may_use_the_original_name() -> None:
     assert tool.core
     assert tool.examples == ("open the file",)
     assert mcp_origin(tool) == ("my.server", "files/read")
+
+
+def test_mcp_core_may_name_a_tool_by_its_bare_name_when_one_server_lists_it() -> None:
+    servers = {
+        "github": [sdk_tool("search", CREATE), sdk_tool("create_issue", CREATE)],
+        "jira": [sdk_tool("search", CREATE), sdk_tool("create_ticket", CREATE)],
+    }
+    catalog = catalog_from_mcp(servers, core=["create_issue"], examples={"create_ticket": ["x"]})
+    assert [tool.name for tool in catalog.core] == ["github__create_issue"]
+    assert catalog["jira__create_ticket"].examples == ("x",)
+    with pytest.raises(AmbiguousToolNameError, match="github__search, jira__search") as raised:
+        catalog_from_mcp(servers, core=["search"])
+    assert raised.value.candidates == ("github__search", "jira__search")
+    assert raised.value.tool == "search"
+    assert isinstance(raised.value, CatalogError)
 
 
 def test_mcp_keys_naming_one_tool_twice_raise() -> None:

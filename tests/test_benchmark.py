@@ -15,6 +15,7 @@ from evals.benchmark import roster_set
 from evals.data.cases import HELD, TUNE
 from tests.embedders import CountingEmbedder
 from tests.tools import CRM_TOOLS
+from toolret.adapters.mcp import mcp_origin
 from toolret.bench.data import BenchmarkError, load_benchmark
 from toolret.bench.runner import run_bench
 from toolret.bench.studies import StudyResult
@@ -57,7 +58,7 @@ def test_a_benchmark_folder_loads_as_tools_cases_and_examples(tmp_path: Path) ->
 
 
 def test_a_broken_folder_says_what_is_wrong(tmp_path: Path) -> None:
-    with pytest.raises(BenchmarkError, match=r"tools\.jsonl and cases\.jsonl"):
+    with pytest.raises(BenchmarkError, match=r"tools\.jsonl \(or servers\.json\) and cases"):
         load_benchmark(tmp_path)
     root = write_folder(tmp_path / "broken")
     with (root / "cases.jsonl").open("a", encoding="utf-8") as cases:
@@ -95,8 +96,9 @@ def test_bench_measures_both_retrievers_and_writes_the_report(
             for flag in (True, False)
         ),
         *(
-            ("client", language, "dense", flag)
+            ("client", language, mode, flag)
             for language in ("en", "tr")
+            for mode in ("dense", "bm25", "hybrid")
             for flag in (True, False)
         ),
     }
@@ -107,11 +109,13 @@ def test_bench_measures_both_retrievers_and_writes_the_report(
         assert curve[-1] == 1.0
         assert 0 < row.metrics.mrr <= 1
     # The client selects exactly what the in-memory retriever selects, and scores the same.
-    assert [a.examples for a in result.agreements] == [True, False]
+    assert {(a.mode, a.examples) for a in result.agreements} == {
+        (mode, flag) for mode in ("dense", "bm25", "hybrid") for flag in (True, False)
+    }
     assert all(a.all_same and a.largest_score_gap < 1e-4 for a in result.agreements)
-    memory = {(r.language, r.examples): r for r in result.rows if r.retriever == "memory"}
+    memory = {(r.language, r.mode, r.examples): r for r in result.rows if r.retriever == "memory"}
     for row in (r for r in result.rows if r.retriever == "client"):
-        assert row.metrics == memory[(row.language, row.examples)].metrics
+        assert row.metrics == memory[(row.language, row.mode, row.examples)].metrics
     # Turkish messages share no informative word with the English descriptions.
     assert any(
         r.mode == "bm25" and r.language == "tr" and not r.examples and r.metrics.no_signal > 0
@@ -127,8 +131,90 @@ def test_bench_measures_both_retrievers_and_writes_the_report(
 
     report = (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
     assert "### tiny (tuning)" in report
-    assert "| client | en | dense | yes |" in report
+    assert "| client | en | hybrid | yes |" in report
     assert "### score" in report
     assert "(in use)" in report
     assert "(best)" in report
     assert list((tmp_path / "out").glob("bench_tiny_*.png"))
+
+
+SERVERS = {
+    "kitchen": [
+        {
+            "name": "suggestions",
+            "description": "Get Suggestions",
+            "inputSchema": {"properties": {"q": {"description": "a dish or an ingredient"}}},
+        },
+        {"name": "recipes_by_author", "description": "Get recipes by author"},
+    ],
+    "weather": [{"name": "forecast", "description": "Seven-day forecast for a city"}],
+    "football": [{"name": "standings", "description": "League table of a season"}],
+    "movies": [{"name": "search", "description": "Search films by title"}],
+}
+FLEET_CASES = [
+    {
+        "query": "dinner ideas with beef, and will it rain?",
+        "expected": ["kitchen__suggestions", "weather__forecast"],
+    },
+    {"query": "who leads the league this season", "expected": ["football__standings"]},
+]
+
+
+def write_fleet(root: Path) -> Path:
+    root.mkdir()
+    (root / "servers.json").write_text(json.dumps(SERVERS), encoding="utf-8")
+    lines = [json.dumps({**case, "lang": "en"}) for case in FLEET_CASES]
+    (root / "cases.jsonl").write_text("\n".join(lines), encoding="utf-8")
+    return root
+
+
+def test_an_mcp_fleet_folder_is_read_as_a_user_reads_their_servers(tmp_path: Path) -> None:
+    bench = load_benchmark(write_fleet(tmp_path / "fleet"))
+    catalog = bench.catalog(examples=False)
+    assert catalog.names[0] == "kitchen__suggestions"
+    assert mcp_origin(catalog["kitchen__suggestions"]) == ("kitchen", "suggestions")
+    assert catalog["kitchen__suggestions"].input_schema
+    assert bench.example_flags == (False,)
+
+
+def test_a_fleet_reports_needed_tool_recall_and_whole_cases(tmp_path: Path) -> None:
+    result = run_bench(
+        [write_fleet(tmp_path / "fleet")],
+        None,
+        embedders=[CountingEmbedder()],
+        retrievers=("memory",),
+        modes=("hybrid",),
+        k=2,
+        log=False,
+    )
+    (row,) = result.rows
+    assert not row.examples
+    assert 0 <= row.complete_at_k <= row.recall_at_k <= 1
+    assert row.metrics.all_bound(20) == 1.0  # five tools: every case whole at 20
+    assert row.metrics.all_bound(1) <= 0.5  # the first case needs two tools
+
+
+def test_the_fleet_studies_judge_by_their_rule(tmp_path: Path) -> None:
+    result = run_bench(
+        [write_fleet(tmp_path / "fleet"), write_folder(tmp_path / "tiny")],
+        None,
+        embedders=[CountingEmbedder()],
+        retrievers=("memory",),
+        modes=("hybrid",),
+        studies=("documents", "servers", "clauses"),
+        k=2,
+        log=False,
+    )
+    studies = [study for study in result.studies if isinstance(study, StudyResult)]
+    assert [study.study for study in studies] == ["documents", "servers", "clauses"]
+    documents, servers, clauses = studies
+    # The first-party folder is also measured as a fleet; only fleets are ranked by servers.
+    assert {row.bench for row in documents.rows} == {"fleet", "tiny", "tiny as a fleet"}
+    assert {row.bench for row in servers.rows} == {"fleet", "tiny as a fleet"}
+    assert documents.current == "in use (hybrid)"
+    for study in studies:
+        assert study.verdict.startswith("Rule: passes if no set loses more than 1 point")
+        assert set(study.passed) <= set(study.choices)
+    assert "name: description (hybrid)" in documents.choices
+    assert any(choice.startswith("two stages") for choice in servers.choices)
+    assert any(choice.startswith("per clause") for choice in clauses.choices)

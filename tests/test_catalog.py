@@ -22,6 +22,7 @@ from toolret.tool import (
     DEFAULT_TEMPLATE,
     LEGACY_TEMPLATE,
     check_template,
+    parameter_text,
     readable_identifier,
     render,
 )
@@ -43,6 +44,31 @@ DESCRIPTION = "A description that is long enough to pass the minimum length chec
 )
 def test_identifiers_become_words(name: str, readable: str) -> None:
     assert readable_identifier(name) == readable
+
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "profile_name": {"type": "string", "description": ""},
+        "q": {"type": "string", "description": "Words to search the recipes for."},
+    },
+}
+
+
+def test_parameters_are_written_in_words_with_their_descriptions() -> None:
+    tool = Tool("recipes__suggestions", "Get Suggestions", input_schema=SCHEMA)
+    assert parameter_text(tool) == "profile name, q (Words to search the recipes for.)"
+    assert tool.retrieval_text == f"Get Suggestions\n{parameter_text(tool)}"
+    assert render("{name}: {description}", tool) == "recipes suggestions: Get Suggestions"
+    # Nothing to add for a tool without parameters, or with a schema that is not an object's.
+    assert parameter_text(Tool("t", DESCRIPTION)) == ""
+    assert parameter_text(Tool("t", DESCRIPTION, input_schema={"type": "string"})) == ""
+
+
+def test_a_tool_without_description_or_keywords_is_its_name_and_parameters() -> None:
+    tool = Tool("github__get_me", "", input_schema=SCHEMA)
+    assert tool.retrieval_text.startswith("github get me\nprofile name")
+    assert render(LEGACY_TEMPLATE, Tool("github__get_me", "")) == "github get me"
 
 
 def test_retrieval_text_is_keywords_then_description() -> None:
@@ -83,14 +109,21 @@ def test_catalog_orders_by_domain_rank_and_is_stable_within_a_domain() -> None:
     assert records == ["find_records", "delete_record", "create_record"]
 
 
-def test_unknown_domains_come_last_and_rank_is_configurable() -> None:
+def test_domains_come_in_first_seen_order_unless_ranked_and_unranked_ones_follow() -> None:
+    """No domain order is built in (the demo CRM's is the demo's): by default domains come as
+    they first appear, still grouped; a rank orders the domains it names, the rest follow."""
     tools = [
         Tool("a_tool", DESCRIPTION, domain="zeta"),
         Tool("b_tool", DESCRIPTION, domain="meta"),
         Tool("c_tool", DESCRIPTION, domain="records"),
+        Tool("d_tool", DESCRIPTION, domain="Zeta"),
     ]
-    assert Catalog(tools).names == ["c_tool", "b_tool", "a_tool"]
-    assert Catalog(tools, domain_rank=["zeta", "meta"]).names == ["a_tool", "b_tool", "c_tool"]
+    default = Catalog(tools)
+    assert default.names == ["a_tool", "d_tool", "b_tool", "c_tool"]
+    assert default.domain_rank == ("zeta", "meta", "records")
+    ranked = Catalog(tools, domain_rank=["records", "meta"])
+    assert ranked.names == ["c_tool", "b_tool", "a_tool", "d_tool"]
+    assert ranked.domain_rank == ("records", "meta", "zeta")
 
 
 def test_subset_is_in_catalog_order_and_byte_stable() -> None:

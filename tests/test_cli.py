@@ -27,6 +27,8 @@ COMMANDS = [
     ["db"],
     ["db", "upgrade"],
     ["db", "downgrade"],
+    ["db", "start"],
+    ["db", "url"],
 ]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 from typing import Any
 
 import pytest
@@ -17,7 +18,9 @@ from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import StatusCode
 
+from tests.embedders import HangingQueries
 from tests.tools import crm_catalog
 from toolret import BundledE5Embedder
 from toolret.client import ToolRetrievalClient
@@ -111,3 +114,52 @@ async def test_selections_are_measured_and_no_message_text_is_recorded(
     for fragment in ("Zainab", "passport", "X1234567", SECRET):
         assert fragment not in recorded
         assert fragment not in caplog.text
+
+
+def _closed_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+async def test_store_error_and_timeout_are_counted_and_traced(
+    telemetry: tuple[InMemoryMetricReader, InMemorySpanExporter], database_url: str
+) -> None:
+    """The two fail-open reasons an outage shows: a database that refuses connections
+    (``store_error``) and a query that outlasts the budget (``timeout``), each in the selection
+    counter and on the ``toolret.select`` span, where a dashboard or an alert reads them."""
+    reader, exporter = telemetry
+    exporter.clear()
+    catalog = crm_catalog()
+    message = "Delete the duplicate contact for Acme Corp"
+    down = f"postgresql://postgres@127.0.0.1:{_closed_port()}/toolret"
+    async with ToolRetrievalClient(
+        down, embedder=BundledE5Embedder(), k=3, time_budget=30
+    ) as client:
+        refused = await client.select(catalog, message)
+    async with ToolRetrievalClient(database_url, embedder=BundledE5Embedder(), k=3) as owner:
+        await owner.index(catalog)
+    async with ToolRetrievalClient(
+        database_url, embedder=HangingQueries(), k=3, time_budget=0.5
+    ) as client:
+        late = await client.select(catalog, message)
+    assert (refused.mode, refused.reason) == (Mode.FULL, Reason.STORE_ERROR)
+    assert (late.mode, late.reason) == (Mode.FULL, Reason.TIMEOUT)
+
+    counted = {
+        (p.attributes["toolret.mode"], p.attributes["toolret.reason"]): p.value
+        for p in _points(reader)["toolret.selections"]
+    }
+    assert counted[("full", "store_error")] >= 1
+    assert counted[("full", "timeout")] >= 1
+
+    spans = exporter.get_finished_spans()
+    reasons = [
+        (span.attributes["toolret.mode"], span.attributes["toolret.reason"])
+        for span in spans
+        if span.name == "toolret.select"
+    ]
+    assert reasons == [("full", "store_error"), ("full", "timeout")]
+    (ranked,) = [span for span in spans if span.name == "toolret.rank_sql"]
+    assert ranked.status.status_code is StatusCode.ERROR  # the refused connection, on its span

@@ -27,7 +27,25 @@ def services(compose: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_the_four_services_and_no_running_app(services: dict[str, Any]) -> None:
-    assert set(services) == {"postgres", "redis", "migrate", "worker"}
+    started = {name for name, service in services.items() if "profiles" not in service}
+    assert started == {"postgres", "redis", "migrate", "worker"}
+
+
+def test_serve_is_opt_in_public_only_with_tokens_and_drains_before_it_is_killed(
+    services: dict[str, Any],
+) -> None:
+    serve = services["serve"]
+    assert serve["profiles"] == ["serve"]
+    assert serve["command"][:2] == ["toolret", "serve"]
+    assert "0.0.0.0" in serve["command"], "in a container: so the tokens are required"
+    assert "TOOLRET_SERVE_TOKENS" in serve["environment"]
+    assert serve["image"] == services["worker"]["image"]
+    assert serve["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
+    assert "/readyz" in " ".join(serve["healthcheck"]["test"])
+    drain = float(serve["environment"]["TOOLRET_SERVE_DRAIN_SECONDS"])
+    assert _seconds(serve["stop_grace_period"]) > drain
+    build = services["worker"]["build"]["dockerfile_inline"]
+    assert "serve" in build.split("pip install", 1)[1].split("\n")[0]
 
 
 def test_the_commented_app_example_is_a_valid_service_once_uncommented() -> None:
@@ -73,12 +91,17 @@ def test_worker_waits_for_redis_and_the_migration_and_checks_its_health(
     services: dict[str, Any],
 ) -> None:
     worker = services["worker"]
-    assert worker["command"] == ["arq", "workers.WorkerSettings"]
+    assert worker["command"] == ["arq", "toolret.worker.WorkerSettings"]
     assert worker["depends_on"] == {
         "redis": {"condition": "service_healthy"},
         "migrate": {"condition": "service_completed_successfully"},
     }
-    assert worker["healthcheck"]["test"] == ["CMD", "arq", "--check", "workers.WorkerSettings"]
+    assert worker["healthcheck"]["test"] == [
+        "CMD",
+        "arq",
+        "--check",
+        "toolret.worker.WorkerSettings",
+    ]
 
 
 def test_worker_health_key_outlives_the_check_interval(services: dict[str, Any]) -> None:

@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 import pytest
 
 from evals.data.cases import CASES
+from tests.budget import assert_within_budget
 from tests.embedders import (
     BrokenQueries,
     CountingEmbedder,
@@ -31,13 +32,10 @@ from toolret.demo.roster import catalog as roster
 from toolret.embedders.base import Embedder
 from toolret.embedders.window import DEFAULT_WINDOW, SEPARATOR
 from toolret.indexing import index_catalog
-from toolret.selection import Mode, Reason, Selection
+from toolret.selection import DEFAULT_TIME_BUDGET, Mode, Reason, Selection
 from toolret.store.vector_store import VectorStore
 
 K = 3
-SLACK = 1.0
-"""Seconds past the budget a call may take on a loaded machine (the event loop delivering the
-timeout, a model call finishing). The budget itself is enforced by ``select_guarded``."""
 MESSAGE = "Delete the duplicate contact for Acme Corp"
 LONG = (
     "2025-03-04T02:11:09Z INFO sync[4411] PATCH /api/v2/units?page=7 -> 200 in 85ms batch=90\n"
@@ -50,9 +48,10 @@ Retriever = ToolRetrievalClient | InMemoryRetriever
 
 @asynccontextmanager
 async def retriever(
-    kind: str, request: pytest.FixtureRequest, embedder: Embedder, budget: float
+    kind: str, request: pytest.FixtureRequest, embedder: Embedder, budget: float | None
 ) -> AsyncIterator[Retriever]:
-    """An opened retriever of ``kind`` whose catalog (the CRM tools) is indexed."""
+    """An opened retriever of ``kind`` whose catalog (the CRM tools) is indexed; ``budget``
+    None leaves the retriever's default time budget."""
     if kind == "client":
         database_url: str = request.getfixturevalue("database_url")
         async with ToolRetrievalClient(database_url, embedder=BundledE5Embedder()) as indexer:
@@ -62,7 +61,8 @@ async def retriever(
         ) as client:
             yield client
     else:
-        async with InMemoryRetriever(embedder, k=K, time_budget=budget) as memory:
+        chosen = DEFAULT_TIME_BUDGET if budget is None else budget
+        async with InMemoryRetriever(embedder, k=K, time_budget=chosen) as memory:
             await memory.index(crm_catalog())
             yield memory
 
@@ -76,21 +76,25 @@ async def timed(retriever: Retriever, message: str = MESSAGE) -> tuple[Selection
 def assert_full(selection: Selection, reason: Reason, budget: float, wall: float) -> None:
     assert (selection.mode, selection.reason) == (Mode.FULL, reason)
     assert selection.names == crm_catalog().names
-    assert wall <= budget + SLACK
+    assert_within_budget(wall, budget)
 
 
 KINDS = pytest.mark.parametrize("kind", ["client", "memory"])
 
 
 @KINDS
+@pytest.mark.parametrize("budget", [None, 0.5], ids=["default-1.5s", "0.5s"])
 async def test_a_hanging_embedder_times_out_within_the_budget(
-    kind: str, request: pytest.FixtureRequest
+    kind: str, budget: float | None, request: pytest.FixtureRequest
 ) -> None:
-    budget = 0.5
+    """At the default budget (what every deployment that sets none gets) and a small one:
+    the full roster by the budget + 10% + 50 ms, never a multiple of it."""
     async with retriever(kind, request, HangingQueries(), budget) as opened:
+        assert opened.time_budget == (DEFAULT_TIME_BUDGET if budget is None else budget)
         for _ in range(2):  # the second waits on nothing the first left behind
             selection, wall = await timed(opened)
-            assert_full(selection, Reason.TIMEOUT, budget, wall)
+            assert_full(selection, Reason.TIMEOUT, opened.time_budget, wall)
+            assert wall >= opened.time_budget  # it waited for the budget, not less
 
 
 @KINDS
@@ -136,14 +140,14 @@ async def test_a_64_kb_message_then_normal_traffic_all_narrow_within_the_budget(
     async with retriever(kind, request, BundledE5Embedder(), budget) as opened:
         long, wall = await timed(opened, LONG + "\n" + MESSAGE)
         assert (long.mode, long.reason) == (Mode.NARROWED, None)
-        assert wall <= budget + SLACK
+        assert_within_budget(wall, budget)
         together = await asyncio.gather(
             timed(opened, "A" + LONG),  # another paste, and normal messages beside it
             *(timed(opened, f"{MESSAGE} number {i}") for i in range(4)),
         )
         for selection, wall in together:
             assert selection.mode is Mode.NARROWED
-            assert wall <= budget + SLACK
+            assert_within_budget(wall, budget)
         after, _ = await timed(opened)
         assert after.mode is Mode.NARROWED
         assert "delete_record" in after.names
@@ -173,7 +177,7 @@ async def test_24_concurrent_selections_all_narrow_within_the_budget(database_ur
     for selection, wall in results:
         assert (selection.mode, selection.reason) == (Mode.NARROWED, None)
         assert len(selection.tools) < len(roster)
-        assert wall <= budget + SLACK
+        assert_within_budget(wall, budget)
 
 
 async def _select_roster(client: ToolRetrievalClient, message: str) -> tuple[Selection, float]:

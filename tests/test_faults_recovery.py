@@ -26,12 +26,13 @@ from typing import Any
 import asyncpg
 import pytest
 from arq.connections import create_pool
-from arq.constants import in_progress_key_prefix
 from arq.worker import Worker
 from sqlalchemy import event
 
+from tests.budget import assert_within_budget
 from tests.fixtures_pg import PgServer
 from tests.fixtures_redis import PrivateRedis
+from tests.killed_worker import KILLED_JOB_TIMEOUT, marker_ttl
 from tests.tools import CRM_TOOLS, crm_catalog
 from toolret import BundledE5Embedder, Catalog, Settings
 from toolret.backoff import Backoff
@@ -43,9 +44,6 @@ from toolret.store.migrate import upgrade_database
 from toolret.store.vector_store import VectorStore
 
 K = 3
-SLACK = 1.0
-"""Seconds past the budget a selection may take on a loaded machine (the timeout itself is
-delivered by the event loop, which may be busy)."""
 MESSAGE = "Delete the duplicate contact for Acme Corp"
 """Asked again and again: every client here runs with ``reuse=0``, so each selection goes to
 the database step under test rather than to the one made for it a moment before."""
@@ -71,7 +69,7 @@ def _assert_full(
 ) -> None:
     assert (selection.mode, selection.reason) == (Mode.FULL, reason)
     assert selection.names == (catalog or crm_catalog()).names
-    assert wall <= budget + SLACK, f"{wall:.2f} s against a {budget} s budget"
+    assert_within_budget(wall, budget)
 
 
 def _assert_narrowed(selection: Selection) -> None:
@@ -447,7 +445,7 @@ async def test_postgres_stopped_and_restarted_mid_traffic(
             done.set()
             await asyncio.gather(*tasks)
 
-    assert max(wall for _, _, wall in outcomes) <= budget + SLACK
+    assert_within_budget(max(wall for _, _, wall in outcomes), budget)
     for when, selection, _ in outcomes:
         if selection.mode is not Mode.NARROWED:
             assert (when, selection.mode, selection.reason) == (when, Mode.FULL, Reason.STORE_ERROR)
@@ -480,6 +478,7 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_the_client_reco
         "TOOLRET_CATALOGS": "",
         "TOOLRET_TEST_STALL_AFTER": "1",
         "TOOLRET_TEST_STALL_MARKER": str(marker),
+        "TOOLRET_JOB_TIMEOUT": str(KILLED_JOB_TIMEOUT),
     }
     async with ToolRetrievalClient(
         store=store,
@@ -495,7 +494,7 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_the_client_reco
             sys.executable,
             "-m",
             "arq",
-            "tests.test_worker.STALLING_SETTINGS",
+            "tests.killed_worker.STALLING_SETTINGS",
             cwd=REPO,
             env=environment,
             stdout=asyncio.subprocess.DEVNULL,
@@ -527,15 +526,11 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_the_client_reco
         corpus_hash = catalog.corpus_hash(embedder.model_id, embedder.example_role)
         assert not await store.is_published(embedder.model_id, corpus_hash)
 
-        # Redis expires a killed worker's in-progress marker after the job timeout: now.
-        pool = await create_pool(redis_settings(redis_url))
-        try:
-            job_id = reindex_job_id(embedder.model_id, corpus_hash)
-            assert await pool.delete(in_progress_key_prefix + job_id) == 1
-        finally:
-            await pool.aclose()
+        # Redis expires the killed worker's in-progress marker the configured job timeout plus
+        # 10 s after the job started; a worker polling the queue takes the job then.
+        assert await marker_ttl(redis_url, reindex_job_id(embedder.model_id, corpus_hash)) > 0
         async with asyncio.timeout(DEADLINE):
-            assert await worker(ctx=_job_ctx(store, embedder)).run_check() == 1
+            assert await worker(ctx=_job_ctx(store, embedder), poll_delay=0.5).run_check() == 1
         _assert_narrowed((await _timed_select(client))[0])
 
 

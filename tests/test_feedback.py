@@ -12,6 +12,7 @@ import asyncpg
 import numpy as np
 import pytest
 from arq.worker import Worker
+from langchain_core.messages import AIMessage, HumanMessage
 
 from tests.tools import crm_catalog
 from toolret import BundledE5Embedder, Settings
@@ -75,13 +76,9 @@ def test_called_tools_are_read_from_the_current_turn_in_every_shape() -> None:
     ]
     assert called_tool_names(anthropic) == ["send_email", "create_task"]
 
-    class AIMessage:  # LangChain's shape: model_dump() with type "ai" and tool_calls
-        def model_dump(self) -> dict[str, Any]:
-            return {"type": "ai", "tool_calls": [{"name": "delete_record", "args": {}}]}
-
-    assert called_tool_names([{"type": "human", "content": MESSAGE}, AIMessage()]) == [
-        "delete_record"
-    ]
+    call = {"id": "l", "name": "delete_record", "args": {}}
+    langchain = [HumanMessage(MESSAGE), AIMessage("", tool_calls=[call])]
+    assert called_tool_names(langchain) == ["delete_record"]
 
 
 def test_a_turn_splits_called_tools_into_hits_and_misses() -> None:

@@ -11,7 +11,7 @@ import mcp.types
 import pytest
 from pydantic import BaseModel
 
-from toolret import BundledE5Embedder, InMemoryRetriever
+from toolret import BundledE5Embedder, InMemoryRetriever, ToolRetrievalClient
 from toolret.adapters import catalog_from_openai
 from toolret.catalog import Catalog
 from toolret.find_tools import (
@@ -95,7 +95,7 @@ def test_definitions_are_fresh_and_unknown_shapes_raise() -> None:
     first["function"]["parameters"]["required"].append("other")
     assert find_tools_definition()["function"]["parameters"]["required"] == ["capability"]
     with pytest.raises(ValueError, match="unknown shape"):
-        find_tools_definition("gemini")  # type: ignore[arg-type]
+        find_tools_definition("cohere")  # type: ignore[arg-type]
 
 
 # --- answering a call ----------------------------------------------------------------------
@@ -170,6 +170,15 @@ async def test_a_failing_finder_gives_an_error_payload() -> None:
     payload = json.loads(await answer_find_tools(finder, roster(), {"capability": "x"}))
     assert payload["tools"] == []
     assert "unavailable" in payload["error"]
+
+
+async def test_a_catalog_not_indexed_yet_says_search_is_not_available_yet(
+    database_url: str,
+) -> None:
+    async with ToolRetrievalClient(database_url, embedder=BundledE5Embedder()) as client:
+        payload = json.loads(await answer_find_tools(client, roster(), {"capability": "x y"}))
+    assert payload["tools"] == []
+    assert "not available yet" in payload["error"]
 
 
 async def test_nothing_left_to_find_says_so() -> None:

@@ -16,16 +16,19 @@ from anthropic.types import (
     ToolUseBlock,
     ToolUseBlockParam,
 )
+from anthropic.types.beta import BetaMessageParam
 from pydantic import TypeAdapter
 
-from tests.embedders import CountingEmbedder
+from tests.embedders import CountingEmbedder, GatedDocuments
 from tests.fake_llm import MESSAGES, FakeLLM, anthropic_message
 from tests.sdk_types import conforms
 from tests.tools import crm_catalog
-from toolret import InMemoryRetriever
+from toolret import ConfigurationError, InMemoryRetriever
 from toolret.integrations.anthropic import (
     SEARCH_TOOL_NAME,
+    TOOL_CHANGES_BETA,
     answer_anthropic_search,
+    anthropic_headers,
     anthropic_preselection,
     anthropic_tools,
     loaded_tool_names,
@@ -57,6 +60,29 @@ def test_the_tools_array_loads_core_and_defers_the_rest() -> None:
     deferred = {tool["name"] for tool in tools if tool.get("defer_loading") is True}
     assert deferred == {tool.name for tool in catalog.candidates}
     assert anthropic_tools(catalog) == tools  # the same bytes every turn
+    assert not any("cache_control" in tool for tool in tools)
+
+
+def test_the_cache_breakpoint_sits_on_the_last_tool_that_is_not_deferred() -> None:
+    tools = anthropic_tools(crm_catalog(), cache=True)
+    for tool in tools:
+        conforms(tool, ToolParam)
+    marked = [tool["name"] for tool in tools if "cache_control" in tool]
+    eager = [tool["name"] for tool in tools if not tool.get("defer_loading")]
+    assert marked == [eager[-1]] == [SEARCH_TOOL_NAME]
+
+
+async def test_a_catalog_still_being_embedded_says_search_is_not_available_yet() -> None:
+    use = {"type": "tool_use", "id": "toolu_03", "name": SEARCH_TOOL_NAME, "input": {}}
+    embedder = GatedDocuments()
+    async with InMemoryRetriever(embedder, k=3, time_budget=0.2) as retriever:
+        result = await answer_anthropic_search(
+            retriever, crm_catalog(), {**use, "input": {"query": ARABIC}}
+        )
+        embedder.release.set()
+    conforms(result, ToolResultBlockParam)
+    assert result["is_error"] is True
+    assert "not available yet" in result["content"][0]["text"]
 
 
 async def test_toolret_answers_the_search_in_arabic_through_the_sdk(
@@ -122,9 +148,8 @@ async def test_the_preselection_is_a_search_round_appended_after_the_message(
     conforms(rounds[1]["content"][0], ToolResultBlockParam)
     referenced = [part["tool_name"] for part in rounds[1]["content"][0]["content"]]
     assert referenced == [name for name in selection.names if not catalog[name].core]
-    assert (
-        anthropic_preselection(selection, ARABIC) == rounds
-    )  # deterministic, so the history stays cached
+    again = anthropic_preselection(selection, ARABIC)  # the same message, a fresh id
+    assert again[0]["content"][0]["id"] != rounds[0]["content"][0]["id"]
 
     client = anthropic.AsyncAnthropic(base_url=server.url, api_key="test", max_retries=0)
     server.reply(MESSAGES, anthropic_message([{"type": "text", "text": "Done."}]))
@@ -135,3 +160,21 @@ async def test_the_preselection_is_a_search_round_appended_after_the_message(
     sent = server.bodies(MESSAGES)[0]["messages"]
     TypeAdapter(list[MessageParam]).validate_python(sent)
     assert loaded_tool_names(sent) == referenced
+
+
+async def test_tool_changes_are_the_opt_in_preselection_with_its_header(
+    retriever: InMemoryRetriever,
+) -> None:
+    catalog = crm_catalog()
+    selection = await retriever.select(catalog, ARABIC)
+    with pytest.raises(ConfigurationError, match="tool_changes=True"):
+        anthropic_preselection(selection, ARABIC, thinking=True)
+    changes = anthropic_preselection(selection, ARABIC, tool_changes=True, thinking=True)
+    assert len(changes) == 1
+    conforms(changes[0], BetaMessageParam)
+    added = [block["tool"]["name"] for block in changes[0]["content"]]
+    assert added == [name for name in selection.names if not catalog[name].core]
+    messages = [{"role": "user", "content": ARABIC}]
+    assert anthropic_headers(messages) == {}
+    assert anthropic_headers([*messages, *changes]) == {"anthropic-beta": TOOL_CHANGES_BETA}
+    assert loaded_tool_names([*messages, *changes]) == added

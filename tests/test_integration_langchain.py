@@ -4,6 +4,7 @@ through a real ``create_agent`` with ``ChatOpenAI`` against a local Chat Complet
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -62,12 +63,6 @@ def create_view(name: str) -> str:
     return "created"
 
 
-@tool
-def find_tools(capability: str) -> str:
-    """Find more tools for a capability in plain language; they become callable next step."""
-    return '{"tools": [{"name": "create_view", "description": "..."}]}'
-
-
 TOOLS: list[BaseTool] = [
     find_records,
     delete_record,
@@ -75,7 +70,6 @@ TOOLS: list[BaseTool] = [
     add_comment,
     export_records,
     create_view,
-    find_tools,
 ]
 
 
@@ -97,9 +91,7 @@ def agent_with(server: FakeLLM, middleware: ToolRetrievalMiddleware) -> Any:
 
 
 def middleware_for(embedder: CountingEmbedder, **options: Any) -> ToolRetrievalMiddleware:
-    catalog = catalog_from_langchain(
-        [t for t in TOOLS if t.name != FIND_TOOLS_NAME], core=["find_records"]
-    )
+    catalog = catalog_from_langchain(TOOLS, core=["find_records"])
     return ToolRetrievalMiddleware(
         InMemoryRetriever(embedder, k=1, time_budget=60), catalog, **options
     )
@@ -117,25 +109,31 @@ async def test_every_round_gets_core_plus_top_k_and_one_embedding(server: FakeLL
     assert result["messages"][-1].content == "Deleted."
     first, second = server.bodies(CHAT)
     assert (
-        sent_tools(first) == sent_tools(second) == ["find_records", "delete_record", "find_tools"]
+        sent_tools(first) == sent_tools(second) == ["find_records", "find_tools", "delete_record"]
     )
     assert embedder.queries.count(ARABIC) == 1  # two rounds, one query embedding
 
 
-async def test_find_tools_discoveries_are_bound_for_the_rest_of_the_turn(server: FakeLLM) -> None:
-    call = {"id": "call_1", "name": FIND_TOOLS_NAME, "arguments": {"capability": "kanban"}}
+async def test_find_tools_is_a_real_tool_answered_by_the_retriever(server: FakeLLM) -> None:
+    capability = {"capability": "show the deals as a kanban board"}
+    call = {"id": "call_1", "name": FIND_TOOLS_NAME, "arguments": capability}
     server.reply(CHAT, chat_completion(tool_calls=[call]))
     server.reply(CHAT, chat_completion("Here is your board."))
     agent = agent_with(server, middleware_for(CountingEmbedder()))
 
-    await agent.ainvoke({"messages": [{"role": "user", "content": ARABIC}]})
+    result = await agent.ainvoke({"messages": [{"role": "user", "content": ARABIC}]})
 
+    answer = json.loads(result["messages"][2].content)
+    found = [entry["name"] for entry in answer["tools"]]
+    assert "create_view" in found
+    assert not {"find_records", "delete_record"} & set(found)  # what the call was sent
     first, second = map(sent_tools, server.bodies(CHAT))
     assert "create_view" not in first
-    assert second == [*first[:-1], "create_view", FIND_TOOLS_NAME]
+    assert second == [*first, *(name for name in found if name not in first)]
+    assert server.rejections == []
 
 
-async def test_stable_lists_only_grow_across_turns(server: FakeLLM) -> None:
+async def test_stable_lists_are_a_byte_identical_prefix_across_turns(server: FakeLLM) -> None:
     middleware = middleware_for(CountingEmbedder(), stable=True)
     agent = agent_with(server, middleware)
     server.reply(CHAT, chat_completion("One."))
@@ -144,10 +142,11 @@ async def test_stable_lists_only_grow_across_turns(server: FakeLLM) -> None:
     follow_up = {"role": "user", "content": "Export the deals to a CSV file"}
     state = await agent.ainvoke({**state, "messages": [*state["messages"], follow_up]})
 
-    first, second = map(sent_tools, server.bodies(CHAT))
-    assert second[: len(first) - 1] == first[:-1]  # the catalog's tools: a prefix, then more
-    assert second == ["find_records", "delete_record", "export_records", FIND_TOOLS_NAME]
-    assert state[STATE_KEY] == StableToolList(middleware.catalog, second[:-1]).names
+    first, second = (body["tools"] for body in server.bodies(CHAT))
+    assert json.dumps(second[: len(first)]) == json.dumps(first)  # find_tools included
+    names = sent_tools({"tools": second})
+    assert names == ["find_records", FIND_TOOLS_NAME, "delete_record", "export_records"]
+    assert state[STATE_KEY] == StableToolList(middleware.catalog, names[:1] + names[2:]).names
 
 
 async def test_the_sync_agent_runs_the_retriever_on_its_own_loop(server: FakeLLM) -> None:
@@ -157,4 +156,4 @@ async def test_the_sync_agent_runs_the_retriever_on_its_own_loop(server: FakeLLM
         agent.invoke, {"messages": [{"role": "user", "content": ARABIC}]}
     )
     assert result["messages"][-1].content == "Deleted."
-    assert sent_tools(server.bodies(CHAT)[0]) == ["find_records", "delete_record", "find_tools"]
+    assert sent_tools(server.bodies(CHAT)[0]) == ["find_records", "find_tools", "delete_record"]

@@ -29,29 +29,16 @@ from pydantic import TypeAdapter
 from tests.embedders import CountingEmbedder
 from tests.fake_llm import RESPONSES, FakeLLM, responses_response
 from tests.sdk_types import conforms
-from tests.tools import CRM_TOOLS
-from toolret import Catalog, InMemoryRetriever, catalog_from_mcp
+from tests.tools import CRM_TOOLS, mcp_catalog
+from toolret import Catalog, InMemoryRetriever
 from toolret.integrations.openai import (
     answer_responses_search,
     called_tool_name,
+    responses_loaded_tool_names,
     responses_tools,
 )
 
 TURKISH = "Yarın için müşteriyi arama görevi oluştur"
-WORK = {"comments", "tasks"}
-
-
-def mcp_catalog() -> Catalog:
-    """The CRM tools served by two MCP servers: ``crm`` and ``work`` (comments and tasks)."""
-    servers: dict[str, list[dict[str, Any]]] = {"crm": [], "work": []}
-    for tool in CRM_TOOLS:
-        listing = {
-            "name": tool.name,
-            "description": tool.description,
-            "inputSchema": {"type": "object", "properties": {}},
-        }
-        servers["work" if tool.domain in WORK else "crm"].append(listing)
-    return catalog_from_mcp(servers, core=["crm__find_records", "crm__inspect_schema"])
 
 
 @pytest.fixture
@@ -113,7 +100,7 @@ async def test_toolret_answers_a_client_tool_search_in_turkish_through_the_sdk(
     )
 
     items: list[Any] = [{"role": "user", "content": TURKISH}]
-    response = await client.responses.create(model="gpt-fake", input=items, tools=tools)
+    response = await client.responses.create(model="gpt-5.4", input=items, tools=tools)
     item = response.output[0]
     assert isinstance(item, ResponseToolSearchCall)
     output = await answer_responses_search(retriever, catalog, item)
@@ -127,7 +114,7 @@ async def test_toolret_answers_a_client_tool_search_in_turkish_through_the_sdk(
     assert "create_task" in [f["name"] for f in loaded["work"]["tools"]]
 
     items += [item.model_dump(exclude_none=True), output]
-    response = await client.responses.create(model="gpt-fake", input=items, tools=tools)
+    response = await client.responses.create(model="gpt-5.4", input=items, tools=tools)
     called = response.output[0]
     assert isinstance(called, ResponseFunctionToolCall)
     assert called_tool_name(catalog, called) == "work__create_task"
@@ -155,3 +142,34 @@ def test_plain_function_tools_are_deferred_one_by_one() -> None:
         conforms(tool, FunctionToolParam)
     assert called_tool_name(catalog, {"name": "delete_record"}) == "delete_record"
     assert called_tool_name(catalog, {"name": "nope"}) is None
+
+
+async def test_loaded_plain_functions_are_deferred_routed_and_remembered() -> None:
+    catalog = Catalog(CRM_TOOLS)
+    async with InMemoryRetriever(CountingEmbedder(), k=3, time_budget=60) as retriever:
+        call = {"call_id": "call_1", "arguments": {"query": "delete the duplicate contact"}}
+        output = await answer_responses_search(retriever, catalog, call)
+    conforms(output, ResponseToolSearchOutputItemParamParam)
+    assert output["tools"]
+    assert all(function["defer_loading"] is True for function in output["tools"])
+    loaded = [function["name"] for function in output["tools"]]
+    assert "delete_record" in loaded
+    assert responses_loaded_tool_names(catalog, [output]) == loaded
+    # a plain function loaded by a search may come back with its name as its namespace
+    back = {"type": "function_call", "namespace": "delete_record", "name": "delete_record"}
+    assert called_tool_name(catalog, back) == "delete_record"
+    assert called_tool_name(catalog, {**back, "namespace": "crm"}) is None
+
+
+async def test_namespaced_tools_loaded_by_a_search_are_named_as_the_catalog_names_them(
+    retriever: InMemoryRetriever,
+) -> None:
+    catalog = mcp_catalog()
+    output = await answer_responses_search(retriever, catalog, {"call_id": "c", "arguments": {
+        "query": TURKISH}})  # fmt: skip
+    loaded = responses_loaded_tool_names(catalog, [{"role": "user", "content": "x"}, output])
+    assert "work__create_task" in loaded
+    again = await answer_responses_search(
+        retriever, catalog, {"call_id": "d", "arguments": {"query": TURKISH}}, bound=loaded
+    )
+    assert not set(responses_loaded_tool_names(catalog, [again])) & set(loaded)

@@ -56,6 +56,20 @@ def test_bm25_scores_a_non_latin_query_against_non_latin_descriptions() -> None:
     assert BM25Index(tools).search("حذف سجل", 1)[0][0] == "delete_record"
 
 
+def test_bm25_reads_a_tools_parameters() -> None:
+    """A third-party tool often says in its parameters what its description leaves out."""
+    from toolret import Tool
+
+    schema = {"properties": {"ingredient": {"description": "a food to find recipes with"}}}
+    tools = [
+        Tool("kitchen__search", "Search", input_schema=schema),
+        Tool("maps__search", "Search", input_schema={"properties": {"city": {}}}),
+    ]
+    index = BM25Index(tools)
+    assert index.search("recipes with beef", 1)[0][0] == "kitchen__search"
+    assert index.search("which city", 1)[0][0] == "maps__search"
+
+
 def test_bm25_returns_nothing_without_overlap() -> None:
     index = BM25Index(crm_catalog().tools)
     assert index.search("zzzz qqqq", 5) == []

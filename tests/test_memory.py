@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import pytest
 
+from tests.budget import assert_within_budget
 from tests.embedders import (
     CountingEmbedder,
     GatedDocuments,
@@ -86,18 +88,18 @@ async def test_a_tool_blends_its_description_and_its_two_best_examples(
     embedder: CountingEmbedder,
 ) -> None:
     catalog = _with_examples()
-    ranking = await ranked(InMemoryRetriever(embedder), catalog, MESSAGE)
+    ranking = await ranked(InMemoryRetriever(embedder, mode="dense"), catalog, MESSAGE)
     examples, description = await _cosines(embedder, catalog)
     expected = 0.5 * description + 0.5 * (examples[0] + examples[1]) / 2
     assert ranking.scores["create_view"] == pytest.approx(expected, abs=1e-5)
-    plain = await ranked(InMemoryRetriever(embedder), crm_catalog(), MESSAGE)
+    plain = await ranked(InMemoryRetriever(embedder, mode="dense"), crm_catalog(), MESSAGE)
     assert ranking.scores["export_records"] == pytest.approx(plain.scores["export_records"])
 
 
 async def test_a_max_profile_scores_each_tool_by_its_best_vector() -> None:
     legacy = ProfiledEmbedder("document", LEGACY_PROFILE)
     catalog = _with_examples()
-    ranking = await ranked(InMemoryRetriever(legacy), catalog, MESSAGE)
+    ranking = await ranked(InMemoryRetriever(legacy, mode="dense"), catalog, MESSAGE)
     examples, description = await _cosines(legacy, catalog)
     assert ranking.scores["create_view"] == pytest.approx(max(*examples, description), abs=1e-5)
 
@@ -132,7 +134,7 @@ async def test_bm25_mode_needs_no_embedder() -> None:
 async def test_hybrid_adds_lexical_evidence_and_binds_k_tools(embedder: CountingEmbedder) -> None:
     catalog = crm_catalog()
     message = "export csv"
-    dense = await ranked(InMemoryRetriever(embedder, k=2), catalog, message)
+    dense = await ranked(InMemoryRetriever(embedder, mode="dense", k=2), catalog, message)
     hybrid = await ready(InMemoryRetriever(embedder, mode="hybrid", k=2), catalog, message)
     assert len(hybrid.tools) == len(catalog.core) + 2
     weight = embedder.profile.lexical_weight
@@ -151,7 +153,7 @@ async def test_hybrid_without_lexical_signal_is_dense(
     embedder: CountingEmbedder, message: str
 ) -> None:
     catalog = crm_catalog()
-    dense = await ready(InMemoryRetriever(embedder, k=3), catalog, message)
+    dense = await ready(InMemoryRetriever(embedder, mode="dense", k=3), catalog, message)
     hybrid = await ready(InMemoryRetriever(embedder, mode="hybrid", k=3), catalog, message)
     assert hybrid.names == dense.names
     assert hybrid.scores == pytest.approx(dense.scores)
@@ -175,10 +177,15 @@ async def test_embedder_failures_fall_open(make: type, reason: Reason) -> None:
 
 
 async def test_a_hanging_embedder_falls_open_within_the_budget() -> None:
-    retriever = InMemoryRetriever(HangingQueries(), k=3, time_budget=0.2)
+    budget = 0.5
+    retriever = InMemoryRetriever(HangingQueries(), k=3, time_budget=budget)
     await retriever.index(crm_catalog())
+    started = time.perf_counter()
     selection = await retriever.select(crm_catalog(), "delete this contact")
+    wall = time.perf_counter() - started
     assert (selection.mode, selection.reason) == (Mode.FULL, Reason.TIMEOUT)
+    assert_within_budget(wall, budget)
+    assert_within_budget(selection.elapsed_ms / 1000, budget)
 
 
 async def test_a_turn_does_not_wait_for_the_first_build() -> None:

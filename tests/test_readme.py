@@ -3,8 +3,8 @@
 Each ```python block runs in a fresh interpreter from an empty directory, with the bundled
 model (no key) and the run's embedded Postgres as ``DATABASE_URL``; a block that defines an
 async entry point is then driven once, as a service would. A block that talks to a model
-provider says so on its first line (``# talks to ...``) and names the test that runs the same
-calls against a local server speaking that provider's wire format; here it is compiled only.
+provider says so on its first line (``# talks to ...``); ``tests/test_readme_providers.py`` runs
+it as written against a local server as strict as that provider's API; here it is compiled only.
 """
 
 from __future__ import annotations
@@ -22,16 +22,6 @@ REPO = Path(__file__).resolve().parent.parent
 SNIPPETS = re.findall(r"```python\n(.*?)```", (REPO / "README.md").read_text(), re.DOTALL)
 
 DRIVERS = {
-    "async def tools_for": (
-        "import asyncio\n"
-        "async def main():\n"
-        "    async with client:\n"
-        "        tools = await tools_for([], 'Delete the duplicate contact for Acme Corp')\n"
-        "    names = {t['function']['name'] for t in tools}\n"
-        "    assert {'find_records', 'delete_record', 'find_tools'} <= names, names\n"
-        "    print(len(tools))\n"
-        "asyncio.run(main())\n"
-    ),
     "async def stable_turn": (
         "import asyncio\n"
         "from toolret import InMemoryRetriever\n"
@@ -46,6 +36,19 @@ DRIVERS = {
         "    assert first[3] > 0\n"
         "    print(len(session['tools']))\n"
         "asyncio.run(main())\n"
+    ),
+    'logging.getLogger("toolret.catalog")': (
+        "from toolret import catalog_from_mcp\n"
+        "from toolret.selection import FailOpenLog, Reason\n"
+        "seen = []\n"
+        "class Keep(logging.Handler):\n"
+        "    def emit(self, record): seen.append(record.name)\n"
+        "logging.getLogger().addHandler(Keep())\n"
+        "thin = [{'name': f't{i}', 'description': 'Get'} for i in range(3)]\n"
+        "fleet = catalog_from_mcp({'s': thin})\n"
+        "FailOpenLog().failed(Reason.STORE_ERROR, OSError('connection refused'))\n"
+        "assert seen == ['toolret.selection'], seen  # the outage, not the thin tools\n"
+        "print(len(fleet.warnings))\n"
     ),
     "units_catalog = default_registry": (
         "assert units_catalog.names == ['find_records', 'delete_record'], units_catalog.names\n"
@@ -65,7 +68,7 @@ def test_a_readme_snippet_runs(snippet: str, database_url: str, tmp_path: Path) 
     if snippet.startswith("# talks to "):
         flags = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
         assert compile(snippet, "README.md", "exec", flags=flags)
-        assert "tests/test_integration_" in snippet.splitlines()[0]
+        assert "tests/test_readme_providers.py" in snippet.splitlines()[0]
         return
     code = snippet + "".join(driver for marker, driver in DRIVERS.items() if marker in snippet)
     env = {k: v for k, v in os.environ.items() if k not in ("GEMINI_API_KEY", "REDIS_URL")}

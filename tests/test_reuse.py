@@ -18,7 +18,7 @@ from toolret import BundledE5Embedder
 from toolret.client import ToolRetrievalClient
 from toolret.reuse import RecentSelections
 from toolret.rounds import make_per_round_retrieve
-from toolret.selection import Mode, Ranking, Reason, Selection, select_guarded
+from toolret.selection import TIE_SLACK, Mode, Ranking, Reason, Selection, select_guarded
 from toolret.stable import StableToolList
 
 K = 3
@@ -74,7 +74,13 @@ async def test_a_message_asked_again_is_answered_with_the_selection_made(indexed
         assert dict(again.scores) == dict(first.scores)
         assert (other.mode, other.reason) == (Mode.FULL, Reason.TIMEOUT)  # not kept: asked
         async with _Locked(indexed):
-            assert (await client.select(catalog, MESSAGE, k=K + 1)).mode is Mode.FULL  # other k
+            # a larger k within the exact depth of the ranking kept (k + TIE_SLACK): no query
+            wider = await client.select(catalog, MESSAGE, k=K + 1)
+            deeper = await client.select(catalog, MESSAGE, k=K + TIE_SLACK + 1)  # asked
+    async with _client(indexed, reuse=0) as fresh:
+        expected = await fresh.select(catalog, MESSAGE, k=K + 1)
+    assert (wider.mode, wider.names) == (Mode.NARROWED, expected.names)
+    assert (deeper.mode, deeper.reason) == (Mode.FULL, Reason.TIMEOUT)
 
 
 async def test_with_reuse_off_every_selection_asks_the_database(indexed: str) -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from tests.tools import crm_catalog, numbered_catalog
 from toolret import (
+    Catalog,
     EmbedderError,
     EmbedderUnavailableError,
     Mode,
@@ -16,6 +17,7 @@ from toolret import (
     SchemaMissingError,
     Selection,
     StoreError,
+    Tool,
 )
 from toolret.selection import Ranking, narrow, select_guarded
 
@@ -53,10 +55,15 @@ def test_narrow_never_counts_core_tools_towards_k() -> None:
     assert selection.names == ["core_0", "core_1", "tool_000", "tool_001", "tool_002"]
 
 
-def test_ties_go_to_the_earlier_tool() -> None:
-    catalog = numbered_catalog(20)
+def test_ties_go_to_the_name_that_sorts_first_as_in_the_store() -> None:
+    catalog = Catalog(
+        [
+            Tool(name, "A tool described exactly like the other one, word for word.")
+            for name in ("zeta_search", "alpha_search", "mid_search")
+        ]
+    )
     selection = narrow(catalog, Ranking(dict.fromkeys(catalog.names, 0.5)), 2)
-    assert selection.names == ["core_0", "tool_000", "tool_001"]
+    assert selection.names == ["alpha_search", "mid_search"]  # in catalog order, as always
 
 
 def test_unranked_tools_are_bound_anyway() -> None:

@@ -167,6 +167,34 @@ async def test_ranking_equals_an_exact_cosine_ranking(
                     assert ranking.scores[name] <= expected[name] + 1e-5
 
 
+@pytest.mark.parametrize("regime", ["exact", "hnsw"])
+async def test_tools_asked_for_come_back_with_their_scores_wherever_they_rank(
+    database_url: str, regime: str
+) -> None:
+    """``include``: hybrid ranking's lexical hits, scored even far below the best ``limit``."""
+    exact_limit = 10_000 if regime == "exact" else 0
+    catalog = synthetic_catalog(60, examples=2, core=2)
+    rng = np.random.default_rng(8)
+    async with VectorStore.from_url(database_url, exact_limit=exact_limit) as store:
+        vectors = await publish_random(store, catalog, MODEL, rng)
+        query = _query(catalog)
+        probe = unit_vectors(rng, 1)[0]
+        expected = exact_scores(catalog, vectors, probe)
+        order = _top(expected, catalog, len(catalog.candidates))
+        far = order[40:44]
+        core = catalog.core[0].name
+        ranking = await store.rank(query, probe, limit=5, include=[*far, core, "no_such_tool"])
+        alone = await store.rank(query, probe, limit=0, include=far[:2])
+    assert set(far) <= set(ranking.scores)
+    assert core not in ranking.scores  # core tools are bound anyway, never ranked
+    assert len(ranking.scores) <= 5 + len(far)
+    for name in far:
+        assert ranking.scores[name] == pytest.approx(expected[name], abs=1e-5)
+    if regime == "exact":
+        assert _top(ranking.scores, catalog, 5) == order[:5]
+    assert set(alone.scores) == set(far[:2])
+
+
 @pytest.mark.parametrize("score", sorted(SCORES))
 @pytest.mark.parametrize("regime", ["exact", "hnsw"])
 async def test_exactly_k_distinct_tools_come_back_when_tools_have_several_vectors(
@@ -224,6 +252,29 @@ async def test_a_tool_without_a_published_vector_is_bound_unranked(store: Vector
     assert set(ranking.unranked) == {"tool_3", "brand_new"}
     assert not set(ranking.unranked) & set(ranking.scores)
     assert len(ranking.scores) == 5
+    assert not ranking.published
+
+
+@pytest.mark.parametrize("regime", ["exact", "hnsw"])
+async def test_tools_asked_for_in_an_unpublished_version_are_bound_unranked(
+    database_url: str, regime: str
+) -> None:
+    """The index finds nothing for a corpus not yet published; the exact statement still ranks
+    what earlier versions hold, the tools asked for among them."""
+    version1 = synthetic_catalog(12, examples=1)
+    tools = list(version1.tools)
+    tools.append(Tool("brand_new", "A tool added in version two that has no vector at all yet."))
+    version2 = Catalog(tools)
+    rng = np.random.default_rng(9)
+    async with VectorStore.from_url(
+        database_url, exact_limit=10_000 if regime == "exact" else 0
+    ) as store:
+        await publish_random(store, version1, MODEL, rng)
+        ranking = await store.rank(
+            _query(version2), unit_vectors(rng, 1)[0], limit=3, include=["tool_9", "brand_new"]
+        )
+    assert "tool_9" in ranking.scores
+    assert ranking.unranked == ("brand_new",)
     assert not ranking.published
 
 

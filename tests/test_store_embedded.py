@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from toolret.cli.app import app
 from toolret.settings import Settings
 from toolret.store.embedded import data_directory, local_database_url, stop_local_server
-from toolret.store.migrate import head_revision
+from toolret.store.migrate import database_revision, head_revision
 
 
 @pytest.fixture
@@ -153,3 +153,49 @@ def test_a_server_of_this_install_is_kept(data_dir: Path) -> None:
     assert local_database_url(Settings()) == url
     assert _postmaster_pid() == pid
     assert asyncio.run(_vector_query(url)) == 1.0
+
+
+def _toolret(*arguments: str, **environment: str) -> subprocess.CompletedProcess[str]:
+    """The installed ``toolret`` command, with this test's environment (and ``environment``)."""
+    command = Path(sys.executable).with_name("toolret")
+    return subprocess.run(
+        [str(command), *arguments],
+        env={**os.environ, **environment},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_db_start_and_url_print_the_url_alone_and_start_changes_nothing_twice(
+    data_dir: Path,
+) -> None:
+    stopped = _toolret("db", "url")
+    assert stopped.returncode == 1
+    assert stopped.stdout == ""
+    assert "not running" in stopped.stderr
+    assert "toolret db start" in stopped.stderr
+
+    first = _toolret("db", "start")
+    assert first.returncode == 0, first.stderr
+    url = first.stdout.strip()
+    assert first.stdout == url + "\n", "the URL alone on stdout, for $(toolret db start)"
+    assert "started" in first.stderr
+    again = _toolret("db", "start")
+    assert (again.returncode, again.stdout) == (0, first.stdout)
+    assert "already running" in again.stderr
+    assert _toolret("db", "url").stdout == first.stdout
+    assert database_revision(url) == head_revision(), "started and migrated"
+
+
+def test_a_stale_exported_url_of_the_stopped_server_is_ignored_and_said(data_dir: Path) -> None:
+    """export DATABASE_URL=$(toolret db start); toolret db stop; toolret db upgrade: the URL
+    names a socket that is gone. The command says so and starts the server again."""
+    url = _toolret("db", "start").stdout.strip()
+    assert _toolret("db", "stop").returncode == 0
+    upgraded = _toolret("db", "upgrade", DATABASE_URL=url)
+    assert upgraded.returncode == 0, upgraded.stderr
+    assert "No such file" not in upgraded.stderr
+    assert "not running" in upgraded.stderr
+    assert "ignoring it" in upgraded.stderr
+    assert _toolret("db", "url").stdout.strip() == url

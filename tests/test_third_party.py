@@ -1,7 +1,8 @@
 """Catalogs the application did not write are reported, not refused.
 
 A thin description in an MCP server's listing or in provider tool JSON cannot be fixed by the
-application, so it becomes a ``CatalogWarning`` (on the catalog and in the "toolret" log). A
+application, so it becomes a ``CatalogWarning`` (on the catalog, and counted in one line of the
+"toolret.catalog" log). A
 tool the application defines itself (``Tool(...)``, ``tool_def``) is still refused; invalid
 names and duplicates are refused everywhere.
 """
@@ -46,6 +47,7 @@ def test_the_github_servers_tools_make_a_catalog_with_warnings(
 ) -> None:
     with caplog.at_level(logging.WARNING, logger="toolret"):
         catalog = catalog_from_mcp({"github": listing})
+        catalog_from_mcp({"github": listing})  # a second catalog: a line of its own
     assert len(catalog) == 5
     assert all(tool.third_party for tool in catalog)
     assert mcp_origin(catalog["github__get_me"]) == ("github", "get_me")
@@ -57,9 +59,28 @@ def test_the_github_servers_tools_make_a_catalog_with_warnings(
     assert f"{len(SEARCH_REPOSITORIES)}-character" in second.message
     assert "keywords" in first.message  # what the user can do
     assert "examples" in first.message
-    logged = [r for r in caplog.records if r.name == "toolret" and "thin" in r.getMessage()]
-    assert [r.levelno for r in logged] == [logging.WARNING] * 2
-    assert "github__get_me" in logged[0].getMessage()
+    logged = [r for r in caplog.records if "thin" in r.getMessage()]
+    assert [(r.name, r.levelno) for r in logged] == [("toolret.catalog", logging.WARNING)] * 2
+    line = logged[0].getMessage()
+    assert "2 of 5 tools" in line
+    assert "github__get_me" in line
+    assert "toolret lint" in line
+    assert "catalog.warnings" in line
+
+
+def test_a_fleet_of_thin_tools_logs_one_line_naming_a_few(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    thin = {
+        f"server{i}": [{"name": f"tool{j}", "description": "Get it"} for j in range(9)]
+        for i in range(14)
+    }
+    with caplog.at_level(logging.WARNING, logger="toolret"):
+        catalog = catalog_from_mcp(thin)
+    assert len(catalog.warnings) == 126
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert "126 of 126 tools" in line
+    assert "server0__tool0, server0__tool1, server0__tool2 and 123 more" in line
 
 
 def test_a_catalog_with_no_thin_description_has_no_warnings(listing: Any) -> None:

@@ -1,18 +1,22 @@
 """The built wheel, installed with pip into a fresh venv, run from an empty directory.
 
 This is what an agent service gets from ``pip install toolret``: no checkout on the import path,
-no ``DATABASE_URL``, no key. Slow (a real install, then the demo embeds the roster), so it is
+no ``DATABASE_URL``, no key; and, in a venv of its own, what its worker gets from
+``pip install 'toolret[worker]'``. Slow (a real install, then the demo embeds the roster), so it is
 marked ``wheel``: ``pytest -m 'not wheel'`` leaves it out; ``make test`` runs it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,8 +24,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.tools import CRM_TOOLS
+from toolret import BundledE5Embedder
+from toolret.adapters.loading import load_catalog
+from toolret.store.vector_store import VectorStore
+
 REPO = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.wheel
+WORKER_DEADLINE = 120.0
+"""Seconds the installed worker may take to start, index the CRM catalog, or stop."""
 
 SOURCES_IGNORED = shutil.ignore_patterns(
     ".venv", ".git", "build", "dist", "*.egg-info", "__pycache__", "evals", "tests", ".*_cache"
@@ -66,9 +77,8 @@ def _clean_environment(data_dir: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def installed() -> Iterator[Installed]:
-    """Build the wheel from a copy of the sources, install it (with its dependencies) into a
-    fresh venv outside the checkout; stop the embedded Postgres it starts, at the end."""
+def built() -> Iterator[tuple[Path, Path]]:
+    """A temporary root, and the wheel built there from a copy of the sources."""
     root = Path(tempfile.mkdtemp(prefix="toolret-wheel-"))
     try:
         sources = root / "src"
@@ -80,23 +90,44 @@ def installed() -> Iterator[Installed]:
             capture_output=True,
         )
         (wheel,) = (root / "dist").glob("toolret-*.whl")
-        subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True)
-        bin_ = root / "venv" / "bin"
-        venv_pip = [str(bin_ / "python"), "-m", "pip", "--disable-pip-version-check", "-q"]
-        subprocess.run(
-            [*venv_pip, "install", "-c", str(REPO / "constraints.txt"), str(wheel)],
-            check=True,
-            capture_output=True,
-        )
-        (root / "empty").mkdir()
-        env = _clean_environment(root / "data")
-        installed = Installed(wheel=wheel, bin=bin_, cwd=root / "empty", env=env)
-        try:
-            yield installed
-        finally:
-            installed.toolret("db", "stop", check=False)
+        yield root, wheel
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _install(root: Path, wheel: Path, name: str, requirement: str) -> Installed:
+    """A fresh venv ``root/name`` with ``requirement`` (the wheel, maybe with extras) installed,
+    and an empty directory of its own to run from."""
+    subprocess.run([sys.executable, "-m", "venv", str(root / name)], check=True)
+    bin_ = root / name / "bin"
+    venv_pip = [str(bin_ / "python"), "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run(
+        [*venv_pip, "install", "-c", str(REPO / "constraints.txt"), requirement],
+        check=True,
+        capture_output=True,
+    )
+    (root / f"{name}-empty").mkdir()
+    env = _clean_environment(root / f"{name}-data")
+    return Installed(wheel=wheel, bin=bin_, cwd=root / f"{name}-empty", env=env)
+
+
+@pytest.fixture(scope="module")
+def installed(built: tuple[Path, Path]) -> Iterator[Installed]:
+    """The wheel alone, installed (with its dependencies) into a fresh venv outside the
+    checkout; stop the embedded Postgres it starts, at the end."""
+    root, wheel = built
+    installed = _install(root, wheel, "venv", str(wheel))
+    try:
+        yield installed
+    finally:
+        installed.toolret("db", "stop", check=False)
+
+
+@pytest.fixture(scope="module")
+def installed_worker(built: tuple[Path, Path]) -> Installed:
+    """The wheel with its ``[worker]`` extra, in a venv of its own."""
+    root, wheel = built
+    return _install(root, wheel, "worker-venv", f"{wheel}[worker]")
 
 
 def test_the_wheel_installs_toolret_only_with_its_migrations(installed: Installed) -> None:
@@ -159,6 +190,17 @@ def test_extras_left_out_say_what_to_install(installed: Installed) -> None:
     assert queue.returncode != 0
     assert "pip install 'toolret[worker]'" in queue.stderr
 
+    for command, extra in (("serve", "serve"), ("gateway", "gateway")):
+        refused = installed.toolret(command, "--help", check=False)
+        assert refused.returncode == 0, "--help needs no extra"
+        started = installed.toolret(
+            *([command] if command == "serve" else [command, "--config", "/dev/null"]),
+            check=False,
+        )
+        assert started.returncode == 1, started.stderr
+        assert f"pip install 'toolret[{extra}]'" in started.stderr
+        assert "Traceback" not in started.stderr
+
     gemini = installed.python(
         "from toolret.settings import Settings, make_embedder\n"
         "make_embedder(Settings(gemini_api_key='a-key'))",
@@ -215,3 +257,64 @@ def test_eval_bench_runs_on_a_users_folder_from_an_empty_directory(
     roster = installed.toolret("eval", check=False)
     assert roster.returncode == 2
     assert "toolret eval --bench DIR" in roster.stderr
+
+
+async def test_the_wheels_worker_indexes_the_catalogs_it_is_configured_with(
+    installed_worker: Installed, database_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """``arq toolret.worker.WorkerSettings``, the deployment's command, from ``pip install
+    'toolret[worker]'``: no checkout, no ``workers`` package. It answers ``arq --check``,
+    indexes the catalog ``TOOLRET_CATALOGS`` names, and stops on SIGTERM."""
+    spec = tmp_path / "crm.json"
+    spec.write_text(
+        json.dumps(
+            [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": tool.name,
+                        "description": tool.description,
+                        "parameters": {"type": "object", "properties": {}},
+                    },
+                }
+                for tool in CRM_TOOLS
+            ]
+        )
+    )
+    catalog = load_catalog(str(spec))
+    model = BundledE5Embedder()
+    corpus = catalog.corpus_hash(model.model_id, model.example_role)
+    env = {
+        **installed_worker.env,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "TOOLRET_CATALOGS": str(spec),
+    }
+    arq = str(installed_worker.bin / "arq")
+    process = await asyncio.create_subprocess_exec(
+        arq,
+        "toolret.worker.WorkerSettings",
+        cwd=installed_worker.cwd,
+        env=env,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        async with VectorStore.from_url(database_url) as store:
+            stop = time.monotonic() + WORKER_DEADLINE
+            while not await store.is_published(model.model_id, corpus):
+                assert process.returncode is None, "the worker exited"
+                assert time.monotonic() < stop, "the worker did not index the catalog"
+                await asyncio.sleep(0.2)  # polling the database with a deadline
+        check = await asyncio.create_subprocess_exec(
+            arq, "--check", "toolret.worker.WorkerSettings", cwd=installed_worker.cwd, env=env
+        )
+        async with asyncio.timeout(WORKER_DEADLINE):
+            assert await check.wait() == 0
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(WORKER_DEADLINE):
+            _, stderr = await process.communicate()
+    assert "Traceback" not in stderr.decode(), stderr.decode()[-3000:]
+    assert list(installed_worker.cwd.iterdir()) == []

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 from arq.connections import create_pool
-from arq.constants import in_progress_key_prefix
 from arq.worker import Worker
 from sqlalchemy import text
 
 from tests.embedders import CountingEmbedder, GatedDocuments
+from tests.killed_worker import KILLED_JOB_TIMEOUT, marker_ttl
 from tests.tools import CRM_TOOLS, crm_catalog
 from toolret import Catalog, EmbedderError, EmbedderUnavailableError, Settings
 from toolret.embedders.base import Vectors
@@ -32,7 +32,7 @@ from toolret.store.types import VectorRow
 from toolret.store.vector_store import VectorStore
 from toolret.worker.cron import maintain
 from toolret.worker.jobs import MAX_TRIES
-from workers import WorkerSettings, shutdown, startup
+from workers import shutdown, startup
 
 REPO = Path(__file__).resolve().parent.parent
 FAST_RETRY = timedelta(milliseconds=5)
@@ -94,46 +94,6 @@ class FlakyEmbedder(CountingEmbedder):
         if self.calls <= self.failures:
             raise self.error
         return await super().embed_documents(texts)
-
-
-class StallingEmbedder(CountingEmbedder):
-    """Embeds ``after`` batches, then touches ``marker`` and never returns."""
-
-    def __init__(self, after: int, marker: Path) -> None:
-        super().__init__()
-        self.after = after
-        self.marker = marker
-        self.calls = 0
-
-    async def _stall(self) -> None:
-        self.calls += 1
-        if self.calls > self.after:
-            self.marker.touch()
-            await asyncio.Event().wait()
-
-    async def embed_documents(self, texts: Sequence[str]) -> Vectors:
-        await self._stall()
-        return await super().embed_documents(texts)
-
-    async def embed_queries(self, texts: Sequence[str]) -> Vectors:
-        await self._stall()
-        return await super().embed_queries(texts)
-
-
-async def _stalling_startup(ctx: dict[str, Any]) -> None:
-    ctx["embedder"] = StallingEmbedder(
-        int(os.environ["TOOLRET_TEST_STALL_AFTER"]), Path(os.environ["TOOLRET_TEST_STALL_MARKER"])
-    )
-    ctx["batch_size"] = 8
-    await startup(ctx)
-
-
-STALLING_SETTINGS = {
-    **{name: value for name, value in vars(WorkerSettings).items() if not name.startswith("_")},
-    "on_startup": _stalling_startup,
-    "cron_jobs": [],  # at minute 17 it would queue the maintenance job beside the stalled one
-}
-"""``workers.WorkerSettings`` with an embedder that stalls midway, for ``arq`` in a subprocess."""
 
 
 def job_ctx(store: VectorStore, embedder: Any, **extra: Any) -> dict[str, Any]:
@@ -270,8 +230,8 @@ async def test_an_embedder_failing_twice_then_succeeding_completes_with_retries(
 async def test_a_job_that_runs_out_of_retries_can_be_asked_again(
     redis_url: str, store: VectorStore, worker: Callable[..., Worker]
 ) -> None:
-    """arq records the last failure with the worker's keep_result; ours keeps none, so the
-    failed corpus is not blocked for an hour."""
+    """MAX_TRIES runs, the last one failing for good. arq records the failure with the
+    worker's keep_result; ours keeps none, so the failed corpus is not blocked for an hour."""
     catalog = crm_catalog()
     always = FlakyEmbedder(failures=10**6)
     async with ReindexQueue(redis_url) as queue:
@@ -279,7 +239,7 @@ async def test_a_job_that_runs_out_of_retries_can_be_asked_again(
         run = worker(ctx=job_ctx(store, always))
         async with asyncio.timeout(DEADLINE):
             await run.async_run()
-        assert (run.jobs_failed, run.jobs_retried, always.calls) == (1, MAX_TRIES, MAX_TRIES)
+        assert (run.jobs_failed, run.jobs_retried, always.calls) == (1, MAX_TRIES - 1, MAX_TRIES)
         assert not await published(store, catalog, always)
         assert await queue.enqueue(catalog, always) is True
 
@@ -334,12 +294,13 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_a_rerun_complet
         "TOOLRET_CATALOGS": "",
         "TOOLRET_TEST_STALL_AFTER": "3",
         "TOOLRET_TEST_STALL_MARKER": str(marker),
+        "TOOLRET_JOB_TIMEOUT": str(KILLED_JOB_TIMEOUT),
     }
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "arq",
-        "tests.test_worker.STALLING_SETTINGS",
+        "tests.killed_worker.STALLING_SETTINGS",
         cwd=REPO,
         env=environment,
         stdout=asyncio.subprocess.DEVNULL,
@@ -362,19 +323,14 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_a_rerun_complet
     assert 0 < written < total, "the killed run committed some batches, not all"
     assert not await published(store, catalog, counting)
 
-    # A killed worker cannot clear arq's in-progress marker; Redis expires it after the job
-    # timeout. Expire it now, as Redis would then.
+    # A killed worker cannot clear arq's in-progress marker: Redis expires it the job timeout
+    # plus 10 s after the job started, and until then no worker takes the job.
     corpus_hash = catalog.corpus_hash(counting.model_id, counting.example_role)
-    job_id = reindex_job_id(counting.model_id, corpus_hash)
-    pool = await create_pool(redis_settings(redis_url))
-    try:
-        assert await pool.delete(in_progress_key_prefix + job_id) == 1
-    finally:
-        await pool.aclose()
+    assert await marker_ttl(redis_url, reindex_job_id(counting.model_id, corpus_hash)) > 0
 
-    run = worker(ctx=job_ctx(store, counting))
+    run = worker(ctx=job_ctx(store, counting), poll_delay=0.5)
     async with asyncio.timeout(DEADLINE):
-        assert await run.run_check() == 1
+        assert await run.run_check() == 1  # polls until the marker expires, then runs the job
     assert len(embedded(counting)) == total - written, "the rerun picked up where it stopped"
     assert await published(store, catalog, counting)
 

@@ -20,8 +20,8 @@ from toolret import Settings
 from toolret.queue import QUEUE_NAME, REINDEX_FUNCTION, redis_settings
 from toolret.store.vector_store import VectorStore
 from toolret.worker.cron import maintain
-from toolret.worker.jobs import MAX_TRIES, reindex
-from toolret.worker.settings import REINDEX_TIMEOUT
+from toolret.worker.jobs import OUTAGE_TRIES, reindex
+from toolret.worker.settings import FEEDBACK_TIMEOUT, JOB_TIMEOUT
 from workers import WorkerSettings, shutdown, startup
 
 REPO = Path(__file__).resolve().parent.parent
@@ -46,7 +46,9 @@ def test_a_worker_built_by_arq_has_our_settings() -> None:
     assert worker.on_shutdown is shutdown
     job = worker.functions[REINDEX_FUNCTION]
     assert job.coroutine is reindex
-    assert (job.keep_result_s, job.max_tries, job.timeout_s) == (0, MAX_TRIES, REINDEX_TIMEOUT)
+    assert (job.keep_result_s, job.max_tries, job.timeout_s) == (0, OUTAGE_TRIES, JOB_TIMEOUT)
+    assert worker.functions["record_feedback"].timeout_s == FEEDBACK_TIMEOUT == 60
+    assert JOB_TIMEOUT == 1800
     (cron,) = worker.cron_jobs
     assert (cron.name, cron.coroutine, cron.unique, cron.minute) == ("maintain", maintain, True, 17)
     assert worker.redis_settings is WorkerSettings.redis_settings
@@ -68,6 +70,28 @@ def test_redis_comes_from_redis_url() -> None:
         timeout=DEADLINE,
     )
     assert result.stdout.split() == ["cache.internal", "6390", "3", "secret"]
+
+
+def test_a_short_job_timeout_shortens_arqs_in_progress_marker() -> None:
+    """arq keeps a running job's in-progress marker for the longest job timeout (cron jobs
+    included) plus 10 s; ``TOOLRET_JOB_TIMEOUT`` bounds every job, so it bounds the marker, and
+    a killed worker's job runs again that soon."""
+    code = (
+        "from arq.worker import create_worker\n"
+        "from toolret.worker import WorkerSettings\n"
+        "w = create_worker(WorkerSettings, handle_signals=False)\n"
+        "print(w.in_progress_timeout_s, sorted(f.timeout_s for f in w.functions.values()))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        env={**os.environ, "TOOLRET_JOB_TIMEOUT": "8"},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=DEADLINE,
+    )
+    assert result.stdout.split(maxsplit=1) == ["18.0", "[8.0, 8.0, 8.0]\n"]
 
 
 async def _arq_check(redis_url: str) -> int:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from toolret import Catalog, Tool
+from typing import Any
+
+from toolret import Catalog, Tool, catalog_from_mcp
+from toolret.demo.roster import DOMAINS
 
 CRM_TOOLS = [
     Tool(
@@ -66,8 +69,21 @@ CRM_TOOLS = [
 
 
 def crm_catalog() -> Catalog:
-    """Eleven tools, two of them core: nine candidates."""
-    return Catalog(CRM_TOOLS)
+    """Eleven tools, two of them core: nine candidates; in the demo CRM's domain order."""
+    return Catalog(CRM_TOOLS, domain_rank=DOMAINS)
+
+
+def mcp_catalog() -> Catalog:
+    """The CRM tools served by two MCP servers: ``crm`` and ``work`` (comments and tasks)."""
+    servers: dict[str, list[dict[str, Any]]] = {"crm": [], "work": []}
+    for tool in CRM_TOOLS:
+        listing = {
+            "name": tool.name,
+            "description": tool.description,
+            "inputSchema": {"type": "object", "properties": {}},
+        }
+        servers["work" if tool.domain in {"comments", "tasks"} else "crm"].append(listing)
+    return catalog_from_mcp(servers, core=["crm__find_records", "crm__inspect_schema"])
 
 
 def numbered_catalog(candidates: int, *, core: int = 1) -> Catalog:

@@ -3,12 +3,12 @@
 Send the model the always-on core tools plus the few the message needs, ranked by meaning in
 any language; fall open to the full roster whenever anything goes wrong.
 
-What an integrator uses is here: the client (Postgres) and the in-memory retriever, the
-catalog and its adapters, the selection and its reasons, find_tools, the per-round hook, the
-error tree and the embedder protocol. ``import toolret`` loads only the errors; everything else
-is imported on first use (PEP 562), so an application pays for what it touches. Internals
-(the store, the lexical index, the queue, payloads, the embedded Postgres) stay importable from
-their own modules.
+What an integrator uses is here: the client (Postgres) and the in-memory retriever, the catalog
+and its adapters, the selection and its reasons, find_tools, the per-round hook, routing to
+agents, the error tree and the embedder protocol. ``import toolret`` loads only the errors;
+everything else is imported on first use (PEP 562), so an application pays for what it touches.
+Internals (the store, the lexical index, the queue, payloads, the embedded Postgres) stay
+importable from their own modules.
 
 ``_PUBLIC`` is the one list of public names, by the module that defines them: ``__all__`` and
 the lazy imports are derived from it. The ``TYPE_CHECKING`` block repeats it for type checkers,
@@ -91,6 +91,8 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
         "find_tools_definition",
     ),
     "toolret.rounds": ("make_per_round_retrieve",),
+    # routing a message to agents
+    "toolret.routing": ("agent_catalog", "route"),
     # prompt-cache-stable tool lists, and where agents are built
     "toolret.stable": ("StableToolList",),
     "toolret.integrations.anthropic": (
@@ -216,6 +218,10 @@ if TYPE_CHECKING:
     )
     from toolret.rounds import (
         make_per_round_retrieve as make_per_round_retrieve,
+    )
+    from toolret.routing import (
+        agent_catalog as agent_catalog,
+        route as route,
     )
     from toolret.selection import (
         Mode as Mode,

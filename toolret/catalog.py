@@ -6,8 +6,11 @@ request time.
 
 One exception: a tool the application did not write (``Tool.third_party``: an MCP server's
 listing, provider tool JSON) is kept with a thin description, because the application cannot
-fix it; the catalog lists it in ``warnings`` and logs it. Invalid names and duplicates are
-refused whoever wrote the tool.
+fix it; the catalog lists it in ``warnings`` and logs one summary line for all of them on the
+``toolret.catalog`` logger (quiet it there without hiding an outage, which ``toolret.selection``
+and ``toolret.worker`` report). Invalid names and duplicates are refused whoever wrote the tool.
+
+Domains are ordered as ``domain_rank`` says, and otherwise in the order they first appear.
 """
 
 from __future__ import annotations
@@ -30,21 +33,12 @@ from toolret.errors import (
 )
 from toolret.tool import DEFAULT_TEMPLATE, Document, Role, Tool
 
-__all__ = ["DEFAULT_DOMAIN_RANK", "MIN_DESCRIPTION_LENGTH", "Catalog", "CatalogWarning"]
+__all__ = ["MIN_DESCRIPTION_LENGTH", "Catalog", "CatalogWarning"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.catalog")
 
-DEFAULT_DOMAIN_RANK: tuple[str, ...] = (
-    "records",
-    "objects",
-    "fields",
-    "relations",
-    "views",
-    "comments",
-    "tasks",
-    "catalog",
-    "meta",
-)
+NAMED_IN_SUMMARY = 3
+"""Thin tools the log line names before "and N more": the full list is ``catalog.warnings``."""
 MIN_DESCRIPTION_LENGTH = 40
 VALID_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 UNSAFE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -72,8 +66,10 @@ class Catalog:
     """An ordered, validated, immutable set of tools.
 
     ``core`` names tools that are always bound, in addition to tools built with ``core=True``.
-    Raises a ``CatalogError`` subclass naming the tool and what to fix. A third-party tool's
-    thin description is not raised but listed in ``warnings`` (and logged on ``toolret``).
+    ``domain_rank`` orders domains; domains it does not name follow, in the order they first
+    appear (by default every domain is ordered so). Raises a ``CatalogError`` subclass naming
+    the tool and what to fix. A third-party tool's thin description is not raised but listed in
+    ``warnings``, and the catalog logs one line for all of them (``toolret.catalog``).
     """
 
     def __init__(
@@ -81,7 +77,7 @@ class Catalog:
         tools: Iterable[Tool],
         *,
         core: Iterable[str] = (),
-        domain_rank: Sequence[str] = DEFAULT_DOMAIN_RANK,
+        domain_rank: Sequence[str] = (),
         min_description_length: int = MIN_DESCRIPTION_LENGTH,
     ) -> None:
         given = list(tools)
@@ -90,8 +86,9 @@ class Catalog:
         for tool in given:
             warning = _validate(tool, seen, min_description_length)
             if warning is not None:
-                log.warning("toolret: %s", warning.message)
                 warnings.append(warning)
+        if warnings:
+            _log_thin(warnings, len(given))
         core_names = set(core)
         unknown = sorted(core_names - seen)
         if unknown:
@@ -100,14 +97,14 @@ class Catalog:
                 tool=unknown[0],
             )
         given = [dataclasses.replace(t, core=True) if t.name in core_names else t for t in given]
-        rank = {domain.casefold(): i for i, domain in enumerate(domain_rank)}
-        self.domain_rank = tuple(domain_rank)
+        order = _first_seen([*domain_rank, *(tool.domain for tool in given)])
+        rank = {domain.casefold(): i for i, domain in enumerate(order)}
+        self.domain_rank: tuple[str, ...] = order
+        """The domain order: ``domain_rank`` as given, then the others as they first appear."""
         self.min_description_length = min_description_length
         self.warnings: tuple[CatalogWarning, ...] = tuple(warnings)
         """What is wrong with third-party tools that were kept, in the order given."""
-        self.tools: tuple[Tool, ...] = tuple(
-            sorted(given, key=lambda t: rank.get(t.domain.casefold(), len(rank)))
-        )
+        self.tools: tuple[Tool, ...] = tuple(sorted(given, key=lambda t: rank[t.domain.casefold()]))
         self._position = {tool.name: i for i, tool in enumerate(self.tools)}
 
     def __len__(self) -> int:
@@ -182,6 +179,30 @@ class Catalog:
     @cached_property
     def _corpus_hashes(self) -> dict[tuple[str, Role, str], str]:
         return {}
+
+
+def _first_seen(domains: Iterable[str]) -> tuple[str, ...]:
+    """Each domain once (compared without case), where it first appears."""
+    kept: dict[str, str] = {}
+    for domain in domains:
+        kept.setdefault(domain.casefold(), domain)
+    return tuple(kept.values())
+
+
+def _log_thin(warnings: Sequence[CatalogWarning], tools: int) -> None:
+    """One line for every thin third-party description of a catalog, however many."""
+    names = [warning.tool for warning in warnings]
+    shown = ", ".join(names[:NAMED_IN_SUMMARY])
+    more = len(names) - NAMED_IN_SUMMARY
+    log.warning(
+        "toolret: %d of %d tools are third-party with a thin description (%s%s): kept, but "
+        "they rank worse; `toolret lint --catalog ...` says what to add, and the list is in "
+        "catalog.warnings",
+        len(names),
+        tools,
+        shown,
+        f" and {more} more" if more > 0 else "",
+    )
 
 
 def _validate(tool: Tool, seen: set[str], min_description_length: int) -> CatalogWarning | None:

@@ -5,14 +5,12 @@
         more = await client.find_tools(catalog, "attach a file to a task", bound=sel.names)
         await client.index(catalog)                                # embed what is missing, inline
 
-A selection costs one query embedding (cached per text, so a ReAct loop pays once) and one SQL
-round trip on a pooled connection. Every failure — database unreachable, pool exhausted,
-statement timeout, nothing published for this catalog, embedder error — sends the full roster
-with the reason, within the time budget (``toolret.selection.select_guarded``). When the
-catalog's corpus is not published and a Redis URL is configured, the client asks the worker to
-index it, in the background: a selection never waits for it. It asks again, with a backoff per
-corpus (5 s doubling to 5 min, ``toolret.backoff.Backoff``), until the corpus is served — so a
-request lost to a Redis outage, or a corpus garbage-collected later, recovers without a restart.
+A selection costs one query embedding (cached per text: a ReAct loop pays once) and one SQL round
+trip on a pooled connection, which in hybrid mode (the default) also scores the tools sharing the
+message's words, ranked by BM25 in process (``toolret.hybrid``). Any failure sends the full roster,
+with the reason, within the time budget (``toolret.selection.select_guarded``); a corpus not
+published yet is asked of the worker in the background, again with a backoff per corpus until it is
+served.
 """
 
 from __future__ import annotations
@@ -38,36 +36,35 @@ from toolret.errors import (
     EmbedderUnavailableError,
     NotIndexedError,
 )
+from toolret.hybrid import rank_hybrid
 from toolret.indexing import IndexReport, Progress, index_catalog
+from toolret.lexical import catalog_index
 from toolret.metrics import record_selection, record_step, tracer
 from toolret.profile import profile_of
 from toolret.reuse import REUSE_SECONDS, RecentRankings, RecentSelections
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
+    TIE_SLACK,
+    FailOpenLog,
     Ranking,
     Selection,
     SelectionPolicy,
     discover,
     select_guarded,
 )
-from toolret.settings import Settings, make_embedder
+from toolret.settings import RetrievalMode, Settings, make_embedder, retrieval_mode
 from toolret.store.sql import EXACT_LIMIT, CatalogQuery
-from toolret.store.types import StoreRanking
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
+from toolret.worker_asks import WorkerAsks
 
 if TYPE_CHECKING:  # imported where used: Redis and arq are optional
     from toolret.feedback.sender import FeedbackSender
-    from toolret.queue import ReindexQueue
 
 __all__ = ["ToolRetrievalClient"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.selection")
 
-ENQUEUE_GRACE = 1.0
-"""Seconds ``aclose`` lets in-flight reindex requests finish before cancelling them."""
-ENQUEUE_TIMEOUT = 5.0
-"""Seconds one reindex request may take (a Redis that accepts connections but never answers)."""
 POOL_SHARE = 0.25
 """Of the time budget, how long a selection may wait for a pooled connection."""
 STATEMENT_SHARE = 0.5
@@ -83,25 +80,25 @@ client's deadline comes first and the connection, abandoned mid-query, is thrown
 class ToolRetrievalClient:
     """Selects tools for a message from vectors in Postgres/pgvector.
 
-    ``database_url`` defaults to ``TOOLRET_DATABASE_URL``, else ``DATABASE_URL``; ``embedder``
-    to the one the environment configures (Gemini with a key, else the bundled model); ``k``,
-    ``time_budget`` (seconds) and ``redis_url`` to ``TOOLRET_K``, ``TOOLRET_TIME_BUDGET_MS``
-    and ``REDIS_URL``. Pass ``store`` to share a ``VectorStore`` (the client then leaves it
-    open). The pool's checkout timeout defaults to a quarter of the time budget
-    (``POOL_SHARE``) and the server-side statement timeout to half of it
-    (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck query is
-    cancelled by the server, keeping its connection, before the budget runs out.
-    ``reindex_backoff`` spaces the requests to index an unserved corpus (default: 5 s,
-    doubling to 5 min, per corpus, reset once it is served). ``reuse`` (seconds, default
-    ``REUSE_SECONDS``; 0 turns it off) is how long a selection, and the store's ranking behind
+    ``database_url`` defaults to ``TOOLRET_DATABASE_URL``, else ``DATABASE_URL``; ``embedder`` to
+    the one the environment configures (Gemini with a key, else the bundled model); ``mode``, ``k``,
+    ``time_budget`` (seconds) and ``redis_url`` to ``TOOLRET_MODE`` (``hybrid``:
+    ``toolret.hybrid``), ``TOOLRET_K``, ``TOOLRET_TIME_BUDGET_MS`` and ``REDIS_URL``. Pass ``store``
+    to share a ``VectorStore`` (the client then leaves it open). The pool's checkout timeout
+    defaults to a quarter of the time budget (``POOL_SHARE``) and the server-side statement timeout
+    to half of it (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck
+    query is cancelled by the server, keeping its connection, before the budget runs out.
+    ``reindex_backoff`` spaces the requests to index an unserved corpus (default:
+    ``toolret.worker_asks.REASK_AFTER``, doubling up to ``REASK_AT_MOST``, per corpus, reset once
+    it is served). ``reuse`` (seconds,
+    default ``REUSE_SECONDS``; 0 turns it off) is how long a selection, and the ranking behind
     ``find_tools``, answer the same message again: the rounds of one turn cost no query
     (``toolret.reuse``).
 
-    A client is used by one event loop. It opens on first use or ``async with``, which also
-    warms the embedder up (loads the bundled model), so the first selection is not the one
-    that pays for it; a warm-up that fails is logged and never raised. After
-    ``aclose()`` it cannot be reopened (``ClientStateError``) and ``select`` sends the full
-    roster.
+    A client is used by one event loop. It opens on first use or ``async with``, which also warms
+    the embedder up (loads the bundled model), so the first selection is not the one that pays for
+    it; a warm-up that fails is logged and never raised. After ``aclose()`` it cannot be reopened
+    (``ClientStateError``) and ``select`` sends the full roster.
     """
 
     def __init__(
@@ -110,6 +107,7 @@ class ToolRetrievalClient:
         *,
         embedder: Embedder | None = None,
         settings: Settings | None = None,
+        mode: RetrievalMode | None = None,
         k: int | None = None,
         time_budget: float | None = None,
         redis_url: str | None = None,
@@ -123,6 +121,7 @@ class ToolRetrievalClient:
         reuse: float = REUSE_SECONDS,
     ) -> None:
         settings = settings or Settings()
+        self.mode: RetrievalMode = retrieval_mode(settings.mode if mode is None else mode)
         self.k = settings.k if k is None else k
         self.time_budget = settings.time_budget if time_budget is None else time_budget
         self.redis_url = redis_url or settings.redis_url
@@ -158,10 +157,9 @@ class ToolRetrievalClient:
         self._queries: weakref.WeakKeyDictionary[Catalog, CatalogQuery] = (
             weakref.WeakKeyDictionary()
         )
-        self._queue: ReindexQueue | None = None
-        self._reindex_backoff = reindex_backoff or Backoff()
+        self._asks = WorkerAsks(self.redis_url, reindex_backoff)
+        self._fail_open_log = FailOpenLog()
         self._feedback: FeedbackSender | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
         self._entered = False
         self._closed = False
 
@@ -189,20 +187,25 @@ class ToolRetrievalClient:
         """True after ``aclose()``."""
         return self._closed
 
+    async def flush(self) -> None:
+        """Wait until every pending reindex request and buffered feedback report is sent (or
+        given up on: Redis down).
+
+        A service stopping gracefully calls it, under a timeout of its own, before ``aclose()``
+        (which waits only briefly, ``toolret.worker_asks.ENQUEUE_GRACE``), so that nothing it
+        accepted is lost.
+        """
+        await self._asks.flush()
+        if self._feedback is not None:
+            await self._feedback.flush()
+
     async def aclose(self) -> None:
         """Let pending reindex requests finish (briefly), close the queue, the pool and the
         embedder this client created. Idempotent."""
         if self._closed:
             return
         self._closed = True
-        tasks = list(self._tasks)
-        if tasks:
-            await asyncio.wait(tasks, timeout=ENQUEUE_GRACE)
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-        if self._queue is not None:
-            await self._queue.aclose()
+        await self._asks.aclose()
         if self._feedback is not None:
             await self._feedback.aclose()
         if self._owns_store:
@@ -249,6 +252,7 @@ class ToolRetrievalClient:
                 resume=resume,
                 stable=stable,
                 recent=self._selections,
+                fail_open_log=self._fail_open_log,
             )
             span.set_attribute("toolret.catalog.tools", len(catalog))
             span.set_attribute("toolret.k", k)
@@ -290,33 +294,48 @@ class ToolRetrievalClient:
         if self._closed:
             raise ClientStateError("this ToolRetrievalClient is closed")
         k = self.k if k is None else k
+        if self.mode == "bm25":
+            return Ranking(catalog_index(catalog).score_map(text))
         embedder = self.embedder
         query = self._query(catalog, embedder)
         skip = frozenset(exclude)
-        kept = (query.model_id, query.corpus_hash, query.score)
-        reused: StoreRanking | None = self._rankings.get(kept, text, k, skip)
+        kept = (query.model_id, query.corpus_hash, query.score, self.mode)
+        reused = self._rankings.get(kept, text, k, skip)
         if reused is not None:
-            return Ranking(reused.scores, reused.unranked)
+            return reused
         vector = await self._embed(embedder, text)
-        started = time.perf_counter()
-        try:
-            with tracer.start_as_current_span("toolret.rank_sql") as span:
-                span.set_attribute("toolret.model_id", query.model_id)
-                span.set_attribute("toolret.corpus_hash", query.corpus_hash)
-                span.set_attribute("toolret.documents", query.documents)
-                result: StoreRanking = await self.store.rank(query, vector, limit=k, exclude=skip)
-        except NotIndexedError:
-            self._ask_worker(catalog, query.corpus_hash)
-            raise
-        finally:
-            record_step("database", (time.perf_counter() - started) * 1000)
-        if result.published:
-            self._reindex_backoff.reset(query.corpus_hash)
-            if not result.unranked:
-                self._rankings.keep(kept, text, skip, result)
-        else:
-            self._ask_worker(catalog, query.corpus_hash)
-        return Ranking(result.scores, result.unranked)
+        complete = True
+
+        async def fetch(include: Sequence[str]) -> Ranking:  # the one statement, timed, traced
+            nonlocal complete
+            started = time.perf_counter()
+            try:
+                with tracer.start_as_current_span("toolret.rank_sql") as span:
+                    span.set_attribute("toolret.model_id", query.model_id)
+                    span.set_attribute("toolret.corpus_hash", query.corpus_hash)
+                    span.set_attribute("toolret.documents", query.documents)
+                    result = await self.store.rank(
+                        query, vector, limit=k + TIE_SLACK, exclude=skip, include=include
+                    )
+            except NotIndexedError:
+                self._ask_worker(catalog, query.corpus_hash)
+                raise
+            finally:
+                record_step("database", (time.perf_counter() - started) * 1000)
+            if result.published:
+                self._asks.served(query.corpus_hash)
+            else:
+                self._ask_worker(catalog, query.corpus_hash)
+            complete = complete and result.published and not result.unranked
+            return Ranking(result.scores, result.unranked)
+
+        weight = profile_of(embedder).lexical_weight if self.mode == "hybrid" else None
+        # exact to k + TIE_SLACK places, as the statement's dense list: what reuse relies on
+        ranking = await rank_hybrid(catalog, text, fetch, weight, k + TIE_SLACK, skip)
+        if complete:
+            depth = k + TIE_SLACK
+            self._rankings.keep(kept, text, skip, ranking, depth=depth, candidates=query.candidates)
+        return ranking
 
     async def report_turn(
         self,
@@ -387,47 +406,9 @@ class ToolRetrievalClient:
             record_step("embed", (time.perf_counter() - started) * 1000)
 
     def _ask_worker(self, catalog: Catalog, corpus_hash: str) -> None:
-        """Ask the worker to index this corpus, without waiting; again after the backoff if
-        the corpus is still not served then."""
-        if self.redis_url is None or self._closed:
-            return
-        if not self._reindex_backoff.due(corpus_hash):
-            return
-        if self._queue is None:
-            try:
-                module = importlib.import_module("toolret.queue")
-                self._queue = module.ReindexQueue(self.redis_url)
-            except Exception as error:
-                log.warning("toolret: cannot ask the worker to index: %s", error)
-                return
-        task = asyncio.get_running_loop().create_task(
-            self._enqueue(self._queue, catalog, corpus_hash),
-            name=f"toolret-reindex-{corpus_hash[:12]}",
-        )
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _enqueue(self, queue: ReindexQueue, catalog: Catalog, corpus_hash: str) -> None:
-        embedder = self._raw_embedder
-        assert embedder is not None
-        try:
-            async with asyncio.timeout(ENQUEUE_TIMEOUT):
-                queued = await queue.enqueue(catalog, embedder)
-        except Exception as error:
-            log.warning(
-                "toolret: asking the worker to index %s… failed (%r); asking again in %.0f s "
-                "if it is still not served",
-                corpus_hash[:12],
-                error,
-                self._reindex_backoff.retry_in(corpus_hash) or 0.0,
-            )
-            return
-        log.info(
-            "toolret: %s the worker to index corpus %s…",
-            "asked" if queued else "already asked",
-            corpus_hash[:12],
-        )
+        if not self._closed and self._raw_embedder is not None:
+            self._asks.ask(catalog, self._raw_embedder, corpus_hash)
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"
-        return f"<ToolRetrievalClient {self.store!r} k={self.k} {state}>"
+        return f"<ToolRetrievalClient {self.store!r} {self.mode} k={self.k} {state}>"

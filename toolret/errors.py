@@ -10,6 +10,7 @@ Every error toolret raises is a ``ToolretError``; each carries the object it is 
     │   ├── ToolDescriptionError     an empty or too-thin description (of a tool the app wrote)
     │   ├── ToolTextError            a character Postgres or model APIs cannot carry (NUL, ...)
     │   ├── UnknownCoreToolError     a core tool that is not in the catalog
+    │   ├── AmbiguousToolNameError   a bare MCP tool name that several servers list
     │   └── CatalogSourceError       tool JSON / MCP listings / a catalog spec that cannot be read
     ├── ConfigurationError           settings that cannot work (bad URL, unknown mode, ...)
     ├── EmbedderError                an embedding call failed
@@ -17,6 +18,7 @@ Every error toolret raises is a ``ToolretError``; each carries the object it is 
     ├── StoreError                   the vector store failed (unreachable, timeout, bad schema)
     │   ├── NotIndexedError          the catalog has no published vectors for this model yet
     │   ├── SchemaMissingError       toolret's tables are missing or older than this toolret
+    │   ├── StoreUnavailableError    Postgres cannot be reached (down, restarting, connection lost)
     │   └── CorpusIncompleteError    publishing a corpus some of whose documents have no vector
     ├── QueueError                   Redis could not be reached, or refused a reindex job
     └── ClientStateError             a closed client was used or reopened
@@ -30,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 __all__ = [
+    "AmbiguousToolNameError",
     "CatalogError",
     "CatalogSourceError",
     "ClientStateError",
@@ -43,6 +46,7 @@ __all__ = [
     "QueueError",
     "SchemaMissingError",
     "StoreError",
+    "StoreUnavailableError",
     "ToolDescriptionError",
     "ToolNameCollisionError",
     "ToolTextError",
@@ -105,6 +109,17 @@ class UnknownCoreToolError(CatalogError):
     """A core tool named that is not in the catalog."""
 
 
+class AmbiguousToolNameError(CatalogError):
+    """A tool named by its bare MCP name (``core=["search"]``) that several servers list.
+
+    ``candidates`` holds the catalog names (``server__tool``) it could mean; name one of them.
+    """
+
+    def __init__(self, message: str, *, tool: str, candidates: Sequence[str]) -> None:
+        super().__init__(message, tool=tool)
+        self.candidates = tuple(candidates)
+
+
 class CatalogSourceError(CatalogError):
     """Tool definitions (JSON, MCP listings, an import spec) that cannot be read."""
 
@@ -148,6 +163,13 @@ class SchemaMissingError(StoreError):
     def __init__(self, message: str, *, database: str) -> None:
         super().__init__(message)
         self.database = database
+
+
+class StoreUnavailableError(StoreError):
+    """Postgres cannot be reached: refused, gone mid-statement, starting up or shutting down.
+
+    An outage, not a fault of the work asked for: the worker waits it out and retries.
+    """
 
 
 class QueueError(ToolretError):

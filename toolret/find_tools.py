@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal, Protocol
 
 from toolret.catalog import Catalog
-from toolret.selection import MAX_DISCOVERED_TOOLS
+from toolret.selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason
 from toolret.tool import Tool
-from toolret.transcript import last_human_index
+from toolret.transcript import current_turn, field, result_payload, tool_calls, tool_results
 
 __all__ = [
     "FIND_TOOLS_NAME",
@@ -28,12 +28,13 @@ __all__ = [
     "answer_find_tools",
     "discovered_tool_names",
     "find_tools_definition",
+    "unavailable_message",
 ]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.selection")
 
 FIND_TOOLS_NAME = "find_tools"
-FindToolsShape = Literal["openai", "openai_responses", "anthropic", "mcp"]
+FindToolsShape = Literal["openai", "openai_responses", "anthropic", "gemini", "mcp"]
 
 FIND_TOOLS_DESCRIPTION = (
     "Find more tools. The tools you have are a selection from a larger set; call this when you "
@@ -65,7 +66,8 @@ class ToolFinder(Protocol):
 
 def find_tools_definition(shape: FindToolsShape = "openai") -> dict[str, Any]:
     """The find_tools definition to bind: ``openai`` (Chat Completions), ``openai_responses``,
-    ``anthropic`` or ``mcp`` (a ``tools/list`` entry). A fresh dict each call."""
+    ``anthropic``, ``gemini`` (a ``FunctionDeclaration``, its schema as JSON Schema) or ``mcp``
+    (a ``tools/list`` entry). A fresh dict each call."""
     schema = json.loads(json.dumps(_SCHEMA))
     fields = {"name": FIND_TOOLS_NAME, "description": FIND_TOOLS_DESCRIPTION}
     if shape == "openai":
@@ -74,9 +76,28 @@ def find_tools_definition(shape: FindToolsShape = "openai") -> dict[str, Any]:
         return {"type": "function", **fields, "parameters": schema}
     if shape == "anthropic":
         return {**fields, "input_schema": schema}
+    if shape == "gemini":
+        return {**fields, "parameters_json_schema": schema}
     if shape == "mcp":
         return {**fields, "inputSchema": schema}
-    raise ValueError(f"unknown shape {shape!r}; use openai, openai_responses, anthropic or mcp")
+    raise ValueError(
+        f"unknown shape {shape!r}; use openai, openai_responses, anthropic, gemini or mcp"
+    )
+
+
+def unavailable_message(found: list[Tool]) -> str | None:
+    """What to tell the model when no search could run (``FoundTools.reason``), or None when
+    one did: a catalog still being indexed is "not available yet", anything else "unavailable
+    right now". Either way the model should go on with the tools it has."""
+    reason = found.reason if isinstance(found, FoundTools) else None
+    if reason is None:
+        return None
+    if reason is Reason.NOT_INDEXED:
+        return (
+            "tool search is not available yet: the tools are still being indexed; "
+            "continue with the tools you have"
+        )
+    return "tool search is unavailable right now; continue with the tools you have"
 
 
 async def answer_find_tools(
@@ -102,7 +123,10 @@ async def answer_find_tools(
         found = await finder.find_tools(catalog, capability, bound=skip, limit=limit)
     except Exception as error:
         log.warning("toolret: find_tools failed: %r", error)
-        return _error("tool search is unavailable right now; continue with the tools you have")
+        found = FoundTools(reason=Reason.INTERNAL_ERROR)
+    unavailable = unavailable_message(found)
+    if unavailable is not None:
+        return _error(unavailable)
     tools = [
         t for t in found if t.name in catalog and t.name not in skip and not catalog[t.name].core
     ]
@@ -119,22 +143,21 @@ async def answer_find_tools(
 def discovered_tool_names(messages: Iterable[Any]) -> list[str]:
     """The tools find_tools returned in the current turn, in order, without duplicates.
 
-    The current turn starts after the last human message (``toolret.transcript``: a user
-    message that is not only tool results). Reads OpenAI Chat Completions (``tool_calls`` +
-    ``role: "tool"``), Responses (``function_call`` + ``function_call_output``), Anthropic
-    (``tool_use`` + ``tool_result``) and LangChain (``AIMessage.tool_calls`` + ``ToolMessage``)
-    transcripts, as dicts or objects with ``model_dump()``. Anything malformed is skipped; this
-    never raises.
+    The current turn starts after the last human message (a user message that is not only
+    tool results). Any transcript ``toolret.transcript`` reads: OpenAI Chat Completions and
+    Responses, Anthropic, Gemini and LangChain, as dicts or SDK objects. A result answers a
+    find_tools call by its id, or by name where the shape has no ids (Gemini). Anything
+    malformed is skipped; this never raises.
     """
-    transcript = list(messages)
-    human = last_human_index(transcript)
-    start = 0 if human is None else human + 1
-    turn = [item for item in map(_mapping, transcript[start:]) if item is not None]
-    calls = {call_id for item in turn for call_id in _find_tools_calls(item)}
+    turn = current_turn(messages)
+    finds = [call for call in tool_calls(turn) if call.name == FIND_TOOLS_NAME]
+    ids = {call.id for call in finds if call.id is not None}
     names: dict[str, None] = {}
-    for item in turn:
-        for text in _results(item, calls):
-            names.update(dict.fromkeys(_names_in(text)))
+    for result in tool_results(turn):
+        by_id = result.call_id is not None and result.call_id in ids
+        by_name = result.call_id is None and result.name == FIND_TOOLS_NAME and bool(finds)
+        if by_id or by_name:
+            names.update(dict.fromkeys(_names_in(result_payload(result.content))))
     return list(names)
 
 
@@ -154,71 +177,8 @@ def _error(message: str) -> str:
     return json.dumps({"error": message, "tools": []}, ensure_ascii=False)
 
 
-def _mapping(message: Any) -> Mapping[str, Any] | None:
-    if isinstance(message, Mapping):
-        return message
-    dump = getattr(message, "model_dump", None)
-    try:
-        dumped = dump() if callable(dump) else None
-    except Exception:
-        return None
-    return dumped if isinstance(dumped, Mapping) else None
-
-
-def _find_tools_calls(item: Mapping[str, Any]) -> Iterator[str]:
-    """Ids of the find_tools calls an item makes (chat tool_calls, Responses, Anthropic)."""
-    if item.get("type") == "function_call" and item.get("name") == FIND_TOOLS_NAME:
-        yield from _ids(item.get("call_id"))
-    if (item.get("role") or item.get("type")) not in ("assistant", "ai"):
-        return
-    for call in _list(item.get("tool_calls")):
-        name = _get(call, "name") or _get(_get(call, "function"), "name")
-        if name == FIND_TOOLS_NAME:
-            yield from _ids(_get(call, "id"))
-    for block in _list(item.get("content")):
-        if _get(block, "type") == "tool_use" and _get(block, "name") == FIND_TOOLS_NAME:
-            yield from _ids(_get(block, "id"))
-
-
-def _results(item: Mapping[str, Any], calls: set[str]) -> Iterator[str]:
-    """The texts of the results an item holds for the given call ids."""
-    if "tool" in (item.get("role"), item.get("type")) and _answers(item.get("tool_call_id"), calls):
-        yield _text(item.get("content"))
-    if item.get("type") == "function_call_output" and _answers(item.get("call_id"), calls):
-        yield _text(item.get("output"))
-    if item.get("role") == "user":
-        for block in _list(item.get("content")):
-            if _get(block, "type") == "tool_result" and _answers(_get(block, "tool_use_id"), calls):
-                yield _text(_get(block, "content"))
-
-
-def _names_in(text: str) -> list[str]:
-    try:
-        payload = json.loads(text)
-    except ValueError:
+def _names_in(payload: Any) -> list[str]:
+    tools = field(payload, "tools") if isinstance(payload, Mapping) else None
+    if not isinstance(tools, list):
         return []
-    tools = _list(_get(payload, "tools"))
-    return [name for tool in tools if isinstance(name := _get(tool, "name"), str) and name]
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "".join(text for part in _list(content) if isinstance(text := _get(part, "text"), str))
-
-
-def _get(value: Any, key: str) -> Any:
-    return value.get(key) if isinstance(value, Mapping) else None
-
-
-def _list(value: Any) -> Sequence[Any]:
-    return value if isinstance(value, list) else ()
-
-
-def _answers(call_id: Any, calls: set[str]) -> bool:
-    return isinstance(call_id, str) and call_id in calls
-
-
-def _ids(value: Any) -> Iterator[str]:
-    if isinstance(value, str) and value:
-        yield value
+    return [name for tool in tools if isinstance(name := field(tool, "name"), str) and name]

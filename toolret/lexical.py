@@ -1,5 +1,5 @@
-"""The lexical index: BM25 (K1=1.5, B=0.75) over each tool's name, description, keywords and
-example requests, and how hybrid ranking adds it to the dense score.
+"""The lexical index: BM25 (K1=1.5, B=0.75) over each tool's name, description, keywords,
+parameters and example requests, and how hybrid ranking adds it to the dense score.
 
 The tokenizer is Unicode-aware: NFKC, casefold, ``\\w+``, with camelCase and snake_case split.
 A ``[a-z0-9]+`` tokenizer turns an Arabic or Turkish message into nothing and silently falls open
@@ -18,16 +18,21 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import weakref
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import bm25s
 import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
 from numpy.typing import NDArray
 
-from toolret.tool import Tool
+from toolret.tool import Tool, parameter_text
 
-__all__ = ["MAX_DOCUMENT_SHARE", "BM25Index", "fuse", "tokenize"]
+if TYPE_CHECKING:
+    from toolret.catalog import Catalog
+
+__all__ = ["MAX_DOCUMENT_SHARE", "BM25Index", "catalog_index", "fuse", "lexical_text", "tokenize"]
 
 K1 = 1.5
 B = 0.75
@@ -53,15 +58,19 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+def lexical_text(tool: Tool) -> str:
+    """What BM25 reads of a tool: its name (an MCP tool's holds its server's), description,
+    keywords, parameters (``toolret.tool.parameter_text``) and example requests."""
+    parts = (tool.name, tool.description, *tool.keywords, parameter_text(tool), *tool.examples)
+    return " ".join(part for part in parts if part)
+
+
 class BM25Index:
-    """BM25 over tools' names, descriptions, keywords and example requests."""
+    """BM25 over tools' names, descriptions, keywords, parameters and example requests."""
 
     def __init__(self, tools: Sequence[Tool]) -> None:
         self.names = [tool.name for tool in tools]
-        corpus = [
-            tokenize(" ".join((tool.name, tool.description, *tool.keywords, *tool.examples)))
-            for tool in tools
-        ]
+        corpus = [tokenize(lexical_text(tool)) for tool in tools]
         tools_with: dict[str, int] = {}
         for doc in corpus:
             for word in set(doc):
@@ -87,11 +96,33 @@ class BM25Index:
             return np.zeros(len(self.names), dtype=np.float32)
         return np.asarray(self._bm25.get_scores(tokens), dtype=np.float32)
 
+    def score_map(self, query: str) -> dict[str, float]:
+        """``scores`` by tool name."""
+        return dict(zip(self.names, self.scores(query).tolist(), strict=True))
+
+    def evidence(self, query: str) -> dict[str, float]:
+        """The tools scoring above 0, by name: what hybrid ranking adds to (``fuse`` reads a
+        tool missing here as 0). Cheaper than ``score_map`` when few tools share the words."""
+        scores = self.scores(query)
+        return {self.names[i]: float(scores[i]) for i in np.flatnonzero(scores > 0)}
+
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
         """The ``k`` best tools with a score above zero, best first."""
         scores = self.scores(query)
         order = np.argsort(-scores, kind="stable")[:k]
         return [(self.names[i], float(scores[i])) for i in order if scores[i] > 0]
+
+
+_INDEXES: weakref.WeakKeyDictionary[Catalog, BM25Index] = weakref.WeakKeyDictionary()
+
+
+def catalog_index(catalog: Catalog) -> BM25Index:
+    """The catalog's BM25 index, built on first use and kept as long as the catalog lives: both
+    retrievers read one index per catalog."""
+    index = _INDEXES.get(catalog)
+    if index is None:
+        index = _INDEXES[catalog] = BM25Index(catalog.tools)
+    return index
 
 
 def fuse(

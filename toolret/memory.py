@@ -22,26 +22,26 @@ from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, Vector, Vectors, embed_role
 from toolret.embedders.cache import with_query_cache
 from toolret.embedders.guard import warm_up_quietly
-from toolret.errors import ConfigurationError, EmbedderUnavailableError, NotIndexedError
-from toolret.lexical import BM25Index, fuse
+from toolret.errors import EmbedderUnavailableError, NotIndexedError
+from toolret.lexical import catalog_index, fuse
 from toolret.profile import ToolScore, corpus_documents, corpus_hash, profile_of
 from toolret.reuse import REUSE_SECONDS, RecentSelections
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
+    FailOpenLog,
     Ranking,
     Selection,
     SelectionPolicy,
     discover,
     select_guarded,
 )
-from toolret.settings import RetrievalMode, Settings, make_embedder
+from toolret.settings import RetrievalMode, Settings, make_embedder, retrieval_mode
 from toolret.tool import Document, Role, Tool
 
 __all__ = ["DenseIndex", "InMemoryRetriever"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.selection")
 
-MODES = ("dense", "bm25", "hybrid")
 ROLES: tuple[Role, ...] = ("document", "query")
 
 
@@ -135,16 +135,13 @@ class InMemoryRetriever:
         reuse: float = REUSE_SECONDS,
     ) -> None:
         settings = Settings()
-        mode = settings.mode if mode is None else mode
-        if mode not in MODES:
-            raise ConfigurationError(f"unknown retrieval mode {mode!r}; use one of {MODES}")
-        self.mode = mode
+        self.mode: RetrievalMode = retrieval_mode(settings.mode if mode is None else mode)
         self.k = settings.k if k is None else k
         self.time_budget = settings.time_budget if time_budget is None else time_budget
         self._embedder = embedder if embedder is None else with_query_cache(embedder)
         self._dense: dict[str, asyncio.Task[DenseIndex]] = {}
-        self._lexical: dict[str, BM25Index] = {}
         self._selections = RecentSelections(reuse)
+        self._fail_open_log = FailOpenLog()
 
     @property
     def embedder(self) -> Embedder:
@@ -184,16 +181,17 @@ class InMemoryRetriever:
             resume=resume,
             stable=stable,
             recent=self._selections,
+            fail_open_log=self._fail_open_log,
         )
 
     async def rank(self, catalog: Catalog, text: str, k: int | None = None) -> Ranking:
         """Score the catalog's candidates for ``text``; raises on failure."""
         if self.mode == "bm25":
-            return Ranking(self._bm25_scores(catalog, text))
+            return Ranking(catalog_index(catalog).score_map(text))
         dense = await self._dense_scores(catalog, text)
         if self.mode == "dense":
             return Ranking(dense)
-        lexical = self._bm25_scores(catalog, text)
+        lexical = catalog_index(catalog).evidence(text)
         return Ranking(fuse(dense, lexical, profile_of(self.embedder).lexical_weight))
 
     async def find_tools(
@@ -231,13 +229,6 @@ class InMemoryRetriever:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
-
-    def _bm25_scores(self, catalog: Catalog, text: str) -> dict[str, float]:
-        key = catalog.corpus_hash("bm25")
-        index = self._lexical.get(key)
-        if index is None:
-            index = self._lexical[key] = BM25Index(catalog.tools)
-        return dict(zip(index.names, index.scores(text).tolist(), strict=True))
 
     async def _dense_scores(self, catalog: Catalog, text: str) -> dict[str, float]:
         task = self._dense_task(catalog)

@@ -30,6 +30,7 @@ __all__ = [
     "REINDEX_FUNCTION",
     "QueueError",
     "ReindexQueue",
+    "describe_redis",
     "enqueue_reindex",
     "redis_settings",
     "reindex_job_id",
@@ -89,7 +90,7 @@ class ReindexQueue:
 
     def __init__(self, redis_url: str, *, queue_name: str = QUEUE_NAME) -> None:
         self._settings = redis_settings(redis_url, conn_retries=0)
-        self._where = _describe(redis_url)
+        self._where = describe_redis(redis_url)
         self.queue_name = queue_name
         self._pool: ArqRedis | None = None
         self._opening = asyncio.Lock()
@@ -144,8 +145,8 @@ class ReindexQueue:
         return f"ReindexQueue({self._where!r}, queue_name={self.queue_name!r})"
 
 
-def _describe(redis_url: str) -> str:
-    """The URL without credentials, for messages."""
+def describe_redis(redis_url: str) -> str:
+    """The URL without credentials, for messages and logs."""
     parts = urlparse(redis_url)
     if parts.scheme == "unix":
         return f"unix://{parts.path}"

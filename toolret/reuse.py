@@ -8,11 +8,10 @@ human message. The query embedding is cached already; these caches keep the rest
   cache-stable policy is applied — so a ``StableToolList`` that grew between rounds, or
   another conversation's, still gets its own list. Only narrowed selections with every tool
   ranked are kept: a full roster (something failed) or a corpus not yet published asks again.
-- ``RecentRankings``: the store's ranking for (model, corpus, score, text), with the tools it
-  left out. A later request with more tools left out (``find_tools`` with a grown ``bound``) is
-  answered from it when the tools it ranked still hold enough besides those: the store returns
-  the best tools outside what it was told to leave out, so whatever it did not return ranks
-  below all of them.
+- ``RecentRankings``: the client's ranking for (model, corpus, score, mode, text), with the
+  tools it left out. A later request with more tools left out (``find_tools`` with a grown
+  ``bound``) is answered from it when its exact top still holds enough besides those: the
+  ranking is exact to a known depth, so whatever is outside that top ranks below all of it.
 
 Both are bounded (least recently used entries go first) and keyed by a digest of the text, so a
 pasted megabyte is not kept.
@@ -21,15 +20,17 @@ pasted megabyte is not kept.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import time
 import weakref
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from typing import Any
 
 from cachetools import TTLCache
 
 from toolret.catalog import Catalog
-from toolret.selection import Mode, Selection
+from toolret.selection import Mode, Ranking, Selection
 
 __all__ = ["REUSE_SECONDS", "RecentRankings", "RecentSelections"]
 
@@ -72,35 +73,57 @@ class RecentSelections:
 
 
 class RecentRankings:
-    """The store's recent rankings, reused for requests they answer in full.
+    """Recent rankings of the store, reused for requests they answer in full.
 
-    Values are whatever the store returned (``toolret.store.StoreRanking``); the caller keeps
-    only complete ones (published corpus, no unranked tools).
+    A ranking is kept with the depth to which it is exact (the statement returns the best
+    ``depth`` tools outside what it was told to leave out, and hybrid's fusion is exact as deep,
+    ``toolret.hybrid``); the caller keeps only complete ones (published corpus, nothing
+    unranked).
     """
 
     def __init__(
         self, seconds: float = REUSE_SECONDS, *, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.seconds = seconds
-        self._entries: TTLCache[tuple[object, bytes], list[tuple[frozenset[str], Any]]] = TTLCache(
-            maxsize=_SIZE, ttl=max(seconds, 0.0), timer=clock
+        self._entries: TTLCache[tuple[object, bytes], list[tuple[frozenset[str], _Kept]]] = (
+            TTLCache(maxsize=_SIZE, ttl=max(seconds, 0.0), timer=clock)
         )
 
-    def get(self, key: object, text: str, limit: int, exclude: Collection[str]) -> Any | None:
-        """A kept ranking that holds ``limit`` ranked tools besides ``exclude``, and that left
-        out nothing ``exclude`` does not (so no tool it skipped can be missing)."""
+    def get(self, key: object, text: str, limit: int, exclude: Collection[str]) -> Ranking | None:
+        """A kept ranking whose exact top holds ``limit`` tools besides ``exclude``, and that
+        left out nothing ``exclude`` does not (so no tool it skipped can be missing)."""
         if self.seconds <= 0:
             return None
         wider = frozenset(exclude)
-        for skipped, ranking in self._entries.get((key, _digest(text)), ()):
-            if skipped <= wider and sum(n not in exclude for n in ranking.scores) >= limit:
-                return ranking
+        for skipped, kept in self._entries.get((key, _digest(text)), ()):
+            if skipped <= wider and sum(n not in wider for n in kept.top) >= limit:
+                return kept.ranking
         return None
 
-    def keep(self, key: object, text: str, exclude: Collection[str], ranking: Any) -> None:
-        """Keep the ranking the store returned for ``text`` with ``exclude`` left out."""
+    def keep(
+        self,
+        key: object,
+        text: str,
+        exclude: Collection[str],
+        ranking: Ranking,
+        *,
+        depth: int,
+        candidates: Collection[str],
+    ) -> None:
+        """Keep the ranking of ``text`` with ``exclude`` left out, exact to ``depth`` places
+        among ``candidates`` (the catalog's tools but core ones)."""
         if self.seconds <= 0:
             return
+        scores = ranking.scores
+        eligible = (n for n in scores if n in candidates and n not in exclude)
+        top = tuple(heapq.nlargest(depth, eligible, key=scores.__getitem__))
         entry = (key, _digest(text))
-        kept = [*self._entries.get(entry, ())[-3:], (frozenset(exclude), ranking)]
+        kept = [*self._entries.get(entry, ())[-3:], (frozenset(exclude), _Kept(ranking, top))]
         self._entries[entry] = kept
+
+
+@dataclass(frozen=True)
+class _Kept:
+    ranking: Ranking
+    top: tuple[str, ...]
+    """The ``depth`` best of ``ranking``: every tool outside it ranks below all of them."""

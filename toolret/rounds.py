@@ -21,7 +21,7 @@ from toolret.transcript import latest_human_text
 
 __all__ = ["PerRoundRetrieve", "Selector", "make_per_round_retrieve"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.selection")
 
 PerRoundRetrieve = Callable[..., Awaitable[list[str]]]
 """``await retrieve(transcript_or_text, active=())`` → the tool names to bind this round."""

@@ -39,6 +39,9 @@ __all__ = [
     "DEFAULT_K",
     "DEFAULT_TIME_BUDGET",
     "MAX_DISCOVERED_TOOLS",
+    "TIE_SLACK",
+    "FailOpenLog",
+    "FoundTools",
     "Mode",
     "Ranking",
     "Reason",
@@ -48,10 +51,11 @@ __all__ = [
     "full_roster",
     "narrow",
     "passthrough",
+    "reason_for",
     "select_guarded",
 ]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.selection")
 
 DEFAULT_K = 12
 DEFAULT_TIME_BUDGET = 1.5
@@ -150,15 +154,29 @@ def needs_ranking(catalog: Catalog, k: int) -> bool:
     return len(catalog.candidates) > k
 
 
+SCORE_RESOLUTION = 1e-6
+"""Scores closer than this rank as ties (``top_k``)."""
+TIE_SLACK = 2
+"""Tools a retriever that ranks only the best few (the client's statement) ranks past ``k``: a
+tie straddling the ``k``-th place is then broken by ``top_k``, as in the in-memory retriever."""
+
+
 def top_k(
     catalog: Catalog, scores: Mapping[str, float], k: int, exclude: Iterable[str] = ()
 ) -> list[str]:
-    """The ``k`` best-scoring candidates; ties go to the tool earlier in the catalog."""
+    """The ``k`` best-scoring candidates; ties go to the tool whose name sorts first.
+
+    Scores are compared to ``SCORE_RESOLUTION``: the store computes cosines in float32 in its
+    own order and numpy in another, so the same score differs by up to 3e-7 between the two
+    retrievers, and closer scores are ties. Ties (tools described alike score exactly the same)
+    go by name, as the store's statements order them, so both retrievers pick the same tools."""
     skip = set(exclude)
     ranked = [
         name for name in scores if name in catalog and not catalog[name].core and name not in skip
     ]
-    return heapq.nsmallest(k, ranked, key=lambda name: (-scores[name], catalog.position(name)))
+    return heapq.nsmallest(
+        k, ranked, key=lambda name: (-round(scores[name] / SCORE_RESOLUTION), name)
+    )
 
 
 def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:
@@ -188,6 +206,16 @@ MAX_DISCOVERED_TOOLS = 5
 so precision beats recall, and it can always ask again."""
 
 
+class FoundTools(list[Tool]):
+    """find_tools' answer: the tools found, best first. When no search could run, it is empty
+    and ``reason`` says why (``NOT_INDEXED`` while the catalog is being embedded), so an answer
+    to the model can tell "nothing matches" from "search is not available yet"."""
+
+    def __init__(self, tools: Iterable[Tool] = (), reason: Reason | None = None) -> None:
+        super().__init__(tools)
+        self.reason = reason
+
+
 async def discover(
     catalog: Catalog,
     capability: str,
@@ -196,19 +224,22 @@ async def discover(
     bound: Iterable[str] = (),
     limit: int = MAX_DISCOVERED_TOOLS,
     time_budget: float = DEFAULT_TIME_BUDGET,
-) -> list[Tool]:
+) -> FoundTools:
     """find_tools' answer: at most ``limit`` candidates for a capability phrase, none already
-    bound, best first. Empty on a blank phrase or any failure (logged); bounded by the budget."""
+    bound, best first. Empty on a blank phrase; on any failure (logged) empty with the reason;
+    bounded by the budget."""
     if not capability.strip() or limit <= 0:
-        return []
+        return FoundTools()
     try:
         async with asyncio.timeout(time_budget):
             ranking = await rank(capability)
     except Exception as error:
         log.warning("toolret: find_tools failed: %r", error)
-        return []
+        return FoundTools(reason=reason_for(error))
+    if catalog.candidates and not ranking.scores:
+        return FoundTools(reason=Reason.NOT_INDEXED)
     names = top_k(catalog, ranking.scores, limit, exclude=bound)
-    return [catalog[name] for name in names]
+    return FoundTools(catalog[name] for name in names)
 
 
 async def select_guarded(
@@ -221,6 +252,7 @@ async def select_guarded(
     resume: bool = False,
     stable: SelectionPolicy | None = None,
     recent: RecentSelections | None = None,
+    fail_open_log: FailOpenLog | None = None,
 ) -> Selection:
     """Apply the selection rules around ``rank``; never raises, never exceeds ``time_budget``.
 
@@ -228,8 +260,10 @@ async def select_guarded(
     as a byte-stable prefix instead of sending this turn's subset in catalog order. ``recent``
     (``toolret.reuse.RecentSelections``) answers a message asked again within a turn with the
     selection already made, before ``stable`` applies. Every selection carries the tokens of
-    the definitions it sends and of the whole roster.
+    the definitions it sends and of the whole roster. ``fail_open_log`` is the retriever's own
+    ``FailOpenLog`` (each retriever logs its outages once); without it, the module's.
     """
+    fail_open_log = fail_open_log or FAIL_OPEN_LOG
     started = time.perf_counter()
     reused = None if resume or recent is None else recent.get(catalog, message, k)
     if reused is not None:
@@ -238,11 +272,12 @@ async def select_guarded(
         try:
             selection = await _select(catalog, message, rank, k, time_budget, resume)
         except Exception as error:  # fail-open is the contract; cancellation still propagates
-            reason = _reason_for(error)
-            # A missing schema is logged once, with its fix, by the store: not once per request.
-            level = logging.DEBUG if reason is Reason.SCHEMA_MISSING else logging.WARNING
-            log.log(level, "toolret: sending the full roster (%s): %r", reason.value, error)
+            reason = reason_for(error)
+            fail_open_log.failed(reason, error)
             selection = full_roster(catalog, reason)
+        else:
+            if selection.mode is Mode.NARROWED:
+                fail_open_log.narrowed()
         if recent is not None and not resume:
             recent.keep(catalog, message, k, selection)
     if stable is not None:
@@ -275,7 +310,51 @@ async def _select(
     return narrow(catalog, ranking, k)
 
 
-def _reason_for(error: BaseException) -> Reason:
+class FailOpenLog:
+    """Logs fail-open on ``toolret.selection`` once per change of reason, not per selection;
+    each retriever keeps one.
+
+    An outage that sends the full roster on every request is one warning when it starts (and
+    one on each change of cause) and one info line when selections narrow again. Two reasons
+    are logged elsewhere: ``not_indexed`` is a state of one catalog, which the client reports
+    when it asks the worker to index it; ``schema_missing`` is logged once, with its fix, by
+    the store. Both are debug lines here.
+    """
+
+    QUIET = frozenset({Reason.NOT_INDEXED, Reason.SCHEMA_MISSING})
+
+    def __init__(self) -> None:
+        self.reason: Reason | None = None
+
+    def failed(self, reason: Reason, error: BaseException) -> None:
+        if reason in self.QUIET or reason is self.reason:
+            log.debug("toolret: sending the full roster (%s): %r", reason.value, error)
+            return
+        self.reason = reason
+        log.warning(
+            "toolret: sending the full roster (%s): %s; selections fall open for this reason "
+            "until it changes or they narrow again (logged then)",
+            reason.value,
+            _describe(error),
+        )
+
+    def narrowed(self) -> None:
+        if self.reason is not None:
+            log.info("toolret: selections narrow again (after %s)", self.reason.value)
+            self.reason = None
+
+
+FAIL_OPEN_LOG = FailOpenLog()
+"""The fail-open log of selections made without a retriever's own."""
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def reason_for(error: BaseException) -> Reason:
+    """The fail-open reason an error stands for (``internal_error`` for anything unexpected)."""
     if isinstance(error, TimeoutError):
         return Reason.TIMEOUT
     if isinstance(error, EmbedderUnavailableError):

@@ -19,9 +19,12 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from toolret.embedders.base import Embedder
 from toolret.errors import ConfigurationError
 
-__all__ = ["RetrievalMode", "Settings", "make_embedder"]
+__all__ = ["MODES", "RetrievalMode", "Settings", "make_embedder", "retrieval_mode"]
 
 RetrievalMode = Literal["dense", "bm25", "hybrid"]
+MODES: tuple[RetrievalMode, ...] = ("dense", "bm25", "hybrid")
+"""``hybrid`` (the default): dense plus BM25 where the message shares informative words with the
+catalog; ``dense``: embeddings only; ``bm25``: words only, no embedder. See docs/decisions.md."""
 
 
 def _env(name: str) -> AliasChoices:
@@ -49,9 +52,13 @@ class Settings(BaseSettings):
     )
     k: int = Field(12, ge=1)
     time_budget_ms: int = Field(1500, ge=1)
-    mode: RetrievalMode = "dense"
+    mode: RetrievalMode = "hybrid"
     data_dir: Path = Field(default_factory=lambda: platformdirs.user_data_path("toolret"))
     gc_grace_days: float = Field(7.0, gt=0)
+    job_timeout: float = Field(1800.0, ge=1)
+    """Seconds a worker's reindex or maintenance run may take (``TOOLRET_JOB_TIMEOUT``). arq
+    keeps a running job's in-progress marker this long plus 10 s, so a killed worker's job runs
+    again that long after it started."""
     feedback_text: bool = False
     """Keep the message text of reported turns (``TOOLRET_FEEDBACK_TEXT=1``); off by default."""
     learn: bool = False
@@ -80,6 +87,14 @@ class Settings(BaseSettings):
     def time_budget(self) -> float:
         """The selection time budget in seconds."""
         return self.time_budget_ms / 1000
+
+
+def retrieval_mode(mode: str) -> RetrievalMode:
+    """``mode`` if it is one of ``MODES``; else a ``ConfigurationError`` naming them."""
+    for known in MODES:
+        if mode == known:
+            return known
+    raise ConfigurationError(f"unknown retrieval mode {mode!r}; use one of {MODES}")
 
 
 def _variable(location: tuple[int | str, ...]) -> str:

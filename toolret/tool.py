@@ -25,6 +25,7 @@ __all__ = [
     "Role",
     "Tool",
     "check_template",
+    "parameter_text",
     "readable_identifier",
     "render",
 ]
@@ -32,15 +33,19 @@ __all__ = [
 Role = Literal["document", "query"]
 """How a text is embedded: as a document (E5 ``passage:``) or as a query (E5 ``query:``)."""
 
-DEFAULT_TEMPLATE = "{keywords}\n{description}"
-"""Keywords, then the description; no name. Measured best for the bundled model on the public
-dev benchmark and the roster's tuning half (``toolret eval --bench DIR --study template``): the
-name, as words or raw, cost Persian 7 points of recall@12 and English no gain."""
+DEFAULT_TEMPLATE = "{keywords}\n{description}\n{parameters}"
+"""Keywords, the description, then the parameters; no name. Measured best for the bundled model
+on the public dev benchmarks and the roster's tuning half (``toolret eval --bench DIR --study
+template|documents``): the name, as words or raw, cost Persian 7-10 points of recall@12 and
+English no gain; the parameters (a tool someone else wrote often says more in its
+``input_schema`` than in its description) raised a third-party fleet's recall@12 by 6 points and
+change no document of a tool without them. See docs/decisions.md."""
 LEGACY_TEMPLATE = "{name}\n{description}\n{keywords}\n{category}"
 """The template toolret used before templates were measured; Gemini keeps it (unmeasured)."""
-TEMPLATE_FIELDS = ("name", "raw_name", "description", "keywords", "category")
+TEMPLATE_FIELDS = ("name", "raw_name", "description", "keywords", "category", "parameters")
 """What a template can hold: ``{name}`` is the name as words (``create record``), ``{raw_name}``
-the identifier itself; ``{keywords}`` are joined by commas."""
+the identifier itself; ``{keywords}`` are joined by commas; ``{parameters}`` is
+``parameter_text``."""
 
 _FIELD = re.compile(r"\{(\w+)\}")
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -55,6 +60,21 @@ def readable_identifier(name: str) -> str:
     """
     spaced = _CAMEL_BOUNDARY.sub(" ", name)
     return " ".join(part for part in _SEPARATORS.split(spaced) if part).lower()
+
+
+def parameter_text(tool: Tool) -> str:
+    """The top-level parameters of ``tool``'s ``input_schema`` in words, each with its
+    description: ``profile name, query (text to search for)``. Empty without parameters."""
+    properties = (tool.input_schema or {}).get("properties")
+    if not isinstance(properties, Mapping):
+        return ""
+    parts = []
+    for key, spec in properties.items():
+        words = readable_identifier(str(key))
+        described = spec.get("description") if isinstance(spec, Mapping) else None
+        described = described.strip() if isinstance(described, str) else ""
+        parts.append(f"{words} ({described})" if described else words)
+    return ", ".join(part for part in parts if part)
 
 
 def check_template(template: str) -> str:
@@ -73,17 +93,22 @@ def render(template: str, tool: Tool) -> str:
     """A tool's description document under ``template`` (e.g. ``"{name}: {description}"``).
 
     Fields are replaced line by line; a line whose fields are all empty (a tool with no
-    keywords, say) is left out rather than written blank. A tool with no words under the
-    template (a third-party tool with an empty description and no keywords) is written as its
-    name in words, so it is still retrieved by what it is called.
+    keywords, say) is left out rather than written blank. A tool with neither description nor
+    keywords (a third-party tool's empty description), under a template without its name, has
+    its name in words for a description, so it is still retrieved by what it is called.
     """
+    keywords = ", ".join(tool.keywords)
     values = {
         "name": readable_identifier(tool.name),
         "raw_name": tool.name,
         "description": tool.description.strip(),
-        "keywords": ", ".join(tool.keywords),
+        "keywords": keywords,
         "category": tool.category,
+        "parameters": parameter_text(tool) if "{parameters}" in template else "",
     }
+    named = "{name}" in template or "{raw_name}" in template
+    if not values["description"] and not keywords and not named:
+        values["description"] = values["name"]
     lines = []
     for line in template.split("\n"):
         fields = _FIELD.findall(line)
@@ -133,7 +158,8 @@ class Tool:
 
     @property
     def retrieval_text(self) -> str:
-        """The description document under ``DEFAULT_TEMPLATE``: keywords, then description."""
+        """The description document under ``DEFAULT_TEMPLATE``: keywords, description,
+        parameters."""
         return render(DEFAULT_TEMPLATE, self)
 
     def documents(

@@ -5,6 +5,9 @@
   database step against a bare ``SELECT 1``; indexed recall against exact; example vectors and
   the blended score at 100,000 tools; with ``--million`` (``make bench BENCH=--million``), a
   1,000,000-vector level.
+- ``evals.perf.fleet``: a 527-tool MCP-like fleet — select() in dense and hybrid mode against
+  the query embedding plus the ranking statement, measured in one run; what ranking a
+  message's clauses would add.
 - ``evals.perf.reindex``: reindexing 44 and 1,000 tools with the bundled model, and the cost
   of a one-description change.
 - ``evals.perf.faults``: the fault matrix — each fault produced for real (Postgres stopped and
@@ -15,6 +18,8 @@
 - ``evals.perf.load``: a long message (100 to 64,000 characters) uncut and cut to the window; a
   query during an indexing run; select() at concurrency 24 against the bare embedder's
   single-thread rate, per OpenMP wait policy and thread count.
+- ``evals.perf.http``: ``POST /v1/select`` on ``toolret serve`` against ``client.select`` in
+  process: p50 latency, an HTTP round trip, throughput at 24 callers, CPU per selection.
 
 Each writes its numbers to ``evals/out/`` as JSON and prints a table. Compare ratios measured in
 one run, not absolute times: the machines are noisy.
@@ -24,17 +29,19 @@ from __future__ import annotations
 
 import sys
 
-from evals.perf import faults, load, reindex, replication, select
+from evals.perf import faults, fleet, http, load, reindex, replication, select
 
 
 def main() -> int:
     """Run every benchmark with its default sizes (``--million`` adds the million level)."""
     status = select.main(["--million"] if "--million" in sys.argv[1:] else [])
+    status = fleet.main([]) or status
     sys.argv = sys.argv[:1]
     reindex.main()
     status = faults.main([]) or status
     status = replication.main([]) or status
-    return load.main([]) or status
+    status = load.main([]) or status
+    return http.main([]) or status
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ from toolret.store.migrate import upgrade_database
 from toolret.store.types import VectorRow
 from toolret.store.vector_store import VectorStore
 
-OUT = Path(__file__).resolve().parent / "out" / "bench_faults.json"
+OUT = Path(__file__).resolve().parents[1] / "out" / "bench_faults.json"
 BUDGET_MS = 1500
 MESSAGES = [case.prompt for case in CASES[::8]]
 """Every eighth eval message (17, in three languages)."""

@@ -49,7 +49,7 @@ from toolret.indexing import index_catalog
 from toolret.selection import DEFAULT_TIME_BUDGET, Mode
 from toolret.store.vector_store import VectorStore
 
-OUT = Path(__file__).resolve().parent / "out" / "bench_load.json"
+OUT = Path(__file__).resolve().parents[1] / "out" / "bench_load.json"
 LENGTHS = (100, 1_000, 4_000, 16_000, 64_000)
 CONCURRENCY = 24
 DEFAULT_CONFIG = "passive (default)"

@@ -34,7 +34,7 @@ from toolret.indexing import IndexReport, index_catalog
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
 
-OUT = Path(__file__).resolve().parent / "out" / "bench_reindex.json"
+OUT = Path(__file__).resolve().parents[1] / "out" / "bench_reindex.json"
 
 
 def scaled_roster(size: int) -> Catalog:

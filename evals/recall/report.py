@@ -198,8 +198,9 @@ def console_report(result: EvalResult) -> str:
     gate = result.gate_passed
     if gate is not None:
         parts.append(
-            f"\nCI gate (bundled, dense, with examples; every case narrows, held-back R@{result.k}"
-            f" per language at or above evals.recall.gate.THRESHOLDS): {'PASS' if gate else 'FAIL'}"
+            "\nCI gate (bundled, hybrid, with examples; every case narrows, held-back R@5 and "
+            f"R@{result.k} per language at or above evals.recall.gate.THRESHOLDS): "
+            f"{'PASS' if gate else 'FAIL'}"
         )
     return "\n".join(parts)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from evals.data.cases import HELD, Split
-from evals.recall.gate import THRESHOLDS
+from evals.recall.gate import SHIPPED_MODE, THRESHOLDS
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.tool import Role
 
@@ -122,23 +122,27 @@ class EvalResult:
 
     @property
     def gate_rows(self) -> list[Row]:
-        """The CI gate's configuration: the bundled model, dense, with examples."""
+        """The CI gate's configuration: the bundled model, the shipped mode, with examples."""
         bundled = BundledE5Embedder.model_id
         return [
             row
             for row in self.rows
-            if row.embedder == bundled and row.mode == "dense" and row.examples
+            if row.embedder == bundled and row.mode == SHIPPED_MODE and row.examples
         ]
 
     @property
     def gate_passed(self) -> bool | None:
-        """Every gated selection narrowed, and each language's held-back recall@k is at or above
-        its threshold (``evals.recall.gate.THRESHOLDS``). None when the gate was not run."""
+        """Every gated selection narrowed, and each language's held-back recall at each gated
+        cut-off is at or above its threshold (``evals.recall.gate.THRESHOLDS``). None when the
+        gate was not run."""
         rows = self.gate_rows
         if not rows:
             return None
         narrowed = all(row.narrowed == 1.0 for row in rows)
         held = [row for row in rows if row.split == HELD]
         return narrowed and all(
-            row.recall[self.k] >= THRESHOLDS.get(row.language, 1.0) - 1e-9 for row in held
+            row.recall[cut] >= minimum - 1e-9
+            for row in held
+            for cut, minimum in THRESHOLDS.get(row.language, {self.k: 1.0}).items()
+            if cut in row.recall
         )

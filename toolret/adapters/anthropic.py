@@ -28,7 +28,7 @@ from toolret.tool import Tool
 
 __all__ = ["catalog_from_anthropic", "to_anthropic"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.catalog")
 
 _CLIENT_TYPES = (None, "custom")
 

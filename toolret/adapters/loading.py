@@ -18,7 +18,9 @@ def load_catalog(spec: str) -> Catalog:
 
     ``myapp.agents:units_catalog`` imports the module and takes the attribute (a Catalog, or a
     callable returning one). A path to a ``.json`` file reads OpenAI tools (either shape),
-    Anthropic tools, or an MCP ``tools/list`` result (its tools named ``<file stem>__<tool>``).
+    Anthropic tools, one MCP ``tools/list`` result or JSON-RPC response (its tools named
+    ``<file stem>__<tool>``), or a fleet: ``{"server": <tools/list result, or its list of
+    tools>, ...}``, tools named ``server__tool`` (``catalog_from_mcp``).
     """
     path = Path(spec)
     if path.suffix == ".json" or path.is_file():
@@ -54,13 +56,16 @@ def _from_json(path: Path) -> Catalog:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise CatalogSourceError(f"cannot read tools from {path}: {error}") from error
-    if isinstance(data, dict) and "tools" in data:
+    if isinstance(data, dict) and ("tools" in data or "result" in data):
         return catalog_from_mcp({path.stem: data})
+    if isinstance(data, dict) and data and all(isinstance(v, list | dict) for v in data.values()):
+        return catalog_from_mcp(data)
     if isinstance(data, list) and data and isinstance(data[0], dict):
         first = data[0]
         if "input_schema" in first:
             return catalog_from_anthropic(data)
         return catalog_from_openai(data)
     raise CatalogSourceError(
-        f"{path} holds neither a list of OpenAI/Anthropic tools nor an MCP tools/list result"
+        f"{path} holds neither a list of OpenAI/Anthropic tools, an MCP tools/list result, "
+        'nor a fleet of them ({"server": [tools], ...})'
     )

@@ -67,10 +67,13 @@ def catalog_from_mcp(
 
     ``servers`` maps a server name to its listing, or is an iterable of server objects with
     ``.name`` and ``.tools``. Keys of ``examples``/``domain``/``category``/``keywords`` and
-    ``core`` names may be the final name or ``server__tool`` with the tool's original name.
+    ``core`` names may be the final name, ``server__tool`` with the tool's original name, or
+    the original name alone when one server lists it (a name several list raises
+    ``AmbiguousToolNameError`` naming the candidates). The other options are
+    ``build_catalog``'s: ``domain_rank``, ``min_description_length``, ``third_party``.
     """
     pairs = servers.items() if isinstance(servers, Mapping) else map(_server_pair, servers)
-    entries: list[Entry] = []
+    read: list[tuple[str, Tool, str]] = []
     taken: dict[str, tuple[str, str]] = {}
     for server, listing in pairs:
         if not isinstance(server, str) or not server:
@@ -82,9 +85,19 @@ def catalog_from_mcp(
             _claim(taken, name, server, original)
             definition = McpOrigin(server, original, item)
             tool = Tool(name, description, input_schema=schema, definition=definition)
-            raw = f"{server}{SEPARATOR}{original}"
-            entries.append(Entry(f"{where} ({original!r})", tool, (raw,) if raw != name else ()))
-    return build_catalog(entries, **options)
+            read.append((f"{where} ({original!r})", tool, original))
+    by_bare: dict[str, list[str]] = {}
+    for _, tool, original in read:
+        by_bare.setdefault(original, []).append(tool.name)
+    entries: list[Entry] = []
+    for where, tool, original in read:
+        server = tool.definition.server
+        aliases = [f"{server}{SEPARATOR}{original}"]
+        if len(by_bare[original]) == 1:
+            aliases.append(original)  # a bare name one server alone lists
+        entries.append(Entry(where, tool, tuple(a for a in aliases if a != tool.name)))
+    ambiguous = {bare: names for bare, names in by_bare.items() if len(names) > 1}
+    return build_catalog(entries, ambiguous=ambiguous, **options)
 
 
 _SCHEMA_KEYS = ("inputSchema", "input_schema")

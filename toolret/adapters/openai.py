@@ -29,7 +29,7 @@ from toolret.tool import Tool
 
 __all__ = ["OpenAIShape", "catalog_from_openai", "to_openai"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.catalog")
 
 OpenAIShape = Literal["chat", "responses"]
 

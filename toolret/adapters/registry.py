@@ -19,7 +19,7 @@ import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar, Union
 
-from toolret.catalog import DEFAULT_DOMAIN_RANK, MIN_DESCRIPTION_LENGTH, Catalog
+from toolret.catalog import MIN_DESCRIPTION_LENGTH, Catalog
 from toolret.errors import CatalogSourceError, DuplicateToolError
 from toolret.tool import Tool
 
@@ -102,7 +102,7 @@ class ToolRegistry:
         agent: str | None = None,
         *,
         core: Iterable[str] = (),
-        domain_rank: Sequence[str] = DEFAULT_DOMAIN_RANK,
+        domain_rank: Sequence[str] = (),
         min_description_length: int = MIN_DESCRIPTION_LENGTH,
     ) -> Catalog:
         """The catalog of ``agent``'s tools (tools naming no agent belong to every agent).

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict, TypeVar
 
-from toolret.catalog import DEFAULT_DOMAIN_RANK, MIN_DESCRIPTION_LENGTH, Catalog
-from toolret.errors import CatalogSourceError, DuplicateToolError
+from toolret.catalog import MIN_DESCRIPTION_LENGTH, Catalog
+from toolret.errors import AmbiguousToolNameError, CatalogSourceError, DuplicateToolError
 from toolret.selection import Selection
 from toolret.tool import Tool
 
@@ -116,16 +116,20 @@ def build_catalog(
     domain: PerTool = None,
     category: PerTool = None,
     keywords: Mapping[str, Sequence[str]] | None = None,
-    domain_rank: Sequence[str] = DEFAULT_DOMAIN_RANK,
+    domain_rank: Sequence[str] = (),
     min_description_length: int = MIN_DESCRIPTION_LENGTH,
     third_party: bool = True,
+    ambiguous: Mapping[str, Sequence[str]] | None = None,
 ) -> Catalog:
     """Attach the per-tool metadata to the entries and validate them into a ``Catalog``.
 
     Keys of every mapping, and ``core`` names, may be a tool's final name or one of its aliases.
     ``third_party`` marks every tool as written outside the application (``Tool.third_party``):
     a thin description becomes a ``Catalog.warnings`` entry instead of a ``ToolDescriptionError``.
+    ``ambiguous`` maps a name several tools could be known by to their final names: using it
+    raises ``AmbiguousToolNameError`` naming them.
     """
+    core = list(core)
     resolve: dict[str, str] = {}
     seen: dict[str, str] = {}
     for entry in entries:
@@ -140,6 +144,15 @@ def build_catalog(
         resolve[name] = name
         for alias in entry.aliases:
             resolve.setdefault(alias, name)
+    for given in [*core, *_keys(examples), *_keys(domain), *_keys(category), *_keys(keywords)]:
+        if given not in resolve and given in (ambiguous or {}):
+            candidates = sorted((ambiguous or {})[given])
+            raise AmbiguousToolNameError(
+                f"tool {given!r} is listed by several servers ({', '.join(candidates)}); "
+                "name one as server__tool",
+                tool=given,
+                candidates=candidates,
+            )
     if examples is not None and not isinstance(examples, Mapping):
         examples = load_examples(examples)
     example_map = _per_tool(_examples_mapping(examples or {}, "examples"), resolve, "examples")
@@ -163,6 +176,11 @@ def build_catalog(
         domain_rank=domain_rank,
         min_description_length=min_description_length,
     )
+
+
+def _keys(value: object) -> list[str]:
+    """The tool names a per-tool mapping uses (none for a single value or a file path)."""
+    return [key for key in value if isinstance(key, str)] if isinstance(value, Mapping) else []
 
 
 def tools_of(tools: Selection | Iterable[Tool]) -> tuple[Tool, ...]:

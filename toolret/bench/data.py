@@ -7,6 +7,10 @@ A benchmark folder (``../shared/benchmarks/README.md``) holds:
 - ``cases.jsonl``: one message a line, ``{"query", "expected": [tool, ...], "lang"}``;
 - ``examples.json`` (optional): ``{tool: {lang: [example request, ...]}}``.
 
+or, for a fleet of MCP servers, ``servers.json`` (``{server: [tools/list entries]}``) in place of
+``tools.jsonl``: read through ``catalog_from_mcp``, as a user's fleet arrives, its cases naming
+tools ``server__tool``.
+
 The data is read where it lies, at run time: it is not ours, and a clone of this repository does
 not carry it. A folder's tools are taken as written: descriptions shorter than the library's
 minimum are ranked, not refused (``min_description_length=1``), as for any catalog we did not
@@ -62,6 +66,11 @@ class BenchSet:
         seen = list(dict.fromkeys(case.language for case in self.cases))
         return tuple(sorted(seen, key=lambda language: (language != "en", seen.index(language))))
 
+    @property
+    def example_flags(self) -> tuple[bool, ...]:
+        """With and without examples, or only without when the set has none."""
+        return (True, False) if self.examples else (False,)
+
     def catalog(self, *, examples: bool) -> Catalog:
         """The tools as a catalog, each with its examples in every language, or with none."""
         tools = [
@@ -80,17 +89,12 @@ class BenchSet:
 def load_benchmark(folder: Path | str) -> BenchSet:
     """Read a benchmark folder; raises ``BenchmarkError`` naming what is wrong."""
     root = Path(folder)
-    if not (root / "tools.jsonl").is_file() or not (root / "cases.jsonl").is_file():
-        raise BenchmarkError(f"{root} needs tools.jsonl and cases.jsonl (examples.json optional)")
-    tools = tuple(
-        Tool(
-            name=_field(row, "name", str, path, line),
-            description=_field(row, "description", str, path, line),
-            keywords=tuple(row.get("keywords", ())),
-            category=str(row.get("category", "")),
+    listed = (root / "tools.jsonl").is_file() or (root / "servers.json").is_file()
+    if not listed or not (root / "cases.jsonl").is_file():
+        raise BenchmarkError(
+            f"{root} needs tools.jsonl (or servers.json) and cases.jsonl (examples.json optional)"
         )
-        for path, line, row in _jsonl(root / "tools.jsonl")
-    )
+    tools = _servers(root / "servers.json") if (root / "servers.json").is_file() else _tools(root)
     names = {tool.name for tool in tools}
     cases = []
     for path, line, row in _jsonl(root / "cases.jsonl"):
@@ -108,6 +112,34 @@ def load_benchmark(folder: Path | str) -> BenchSet:
                 raise BenchmarkError(f"{root / 'examples.json'}: {name!r} is not a tool")
             examples[name] = {lang: tuple(texts) for lang, texts in by_language.items()}
     return BenchSet(root.name, tools, tuple(cases), examples)
+
+
+def _tools(root: Path) -> tuple[Tool, ...]:
+    return tuple(
+        Tool(
+            name=_field(row, "name", str, path, line),
+            description=_field(row, "description", str, path, line),
+            keywords=tuple(row.get("keywords", ())),
+            category=str(row.get("category", "")),
+        )
+        for path, line, row in _jsonl(root / "tools.jsonl")
+    )
+
+
+def _servers(path: Path) -> tuple[Tool, ...]:
+    """An MCP fleet's tools, built by ``catalog_from_mcp`` as a user's fleet is (with any
+    description length, as for every benchmark folder)."""
+    from toolret.adapters.mcp import catalog_from_mcp
+    from toolret.errors import CatalogError
+
+    try:
+        servers = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise BenchmarkError(f"{path}: not JSON ({error})") from error
+    try:
+        return catalog_from_mcp(servers, min_description_length=1).tools
+    except CatalogError as error:
+        raise BenchmarkError(f"{path}: {error}") from error
 
 
 def _jsonl(path: Path) -> list[tuple[Path, int, dict[str, Any]]]:

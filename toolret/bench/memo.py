@@ -5,12 +5,15 @@ examples embedded as queries or as documents. Each retriever builds its own inde
 this every one of them would re-embed the corpus. ``MemoEmbedder`` keeps every vector it has
 computed, and ``variant`` makes a sibling that shares the memo but embeds examples in another
 role or writes and scores documents by another ``RetrievalProfile``: how the studies compare
-templates, roles and scores on one set of vectors.
+templates, roles and scores on one set of vectors. ``save`` and ``load`` keep the vectors in a
+file between runs (``toolret eval --bench DIR --memo FILE``), for one model.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -53,6 +56,27 @@ class MemoEmbedder:
             profile=profile or self.profile,
             memo=self._memo,
         )
+
+    def save(self, path: Path) -> None:
+        """Write every vector computed so far to ``path`` (numpy's ``.npz``)."""
+        keys = list(self._memo)
+        vectors = np.stack([self._memo[key] for key in keys]) if keys else np.empty((0, 0))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as out:
+            np.savez(out, keys=json.dumps([self.model_id, keys]), vectors=vectors)
+
+    def load(self, path: Path) -> int:
+        """Add the vectors ``path`` holds for this model; how many (0 for another model's file,
+        or none)."""
+        if not path.is_file():
+            return 0
+        with np.load(path) as stored:
+            model_id, keys = json.loads(str(stored["keys"]))
+            if model_id != self.model_id:
+                return 0
+            for (role, text), vector in zip(keys, stored["vectors"], strict=True):
+                self._memo.setdefault((role, text), vector.astype(np.float32))
+        return len(keys)
 
     @property
     def embedded(self) -> int:

@@ -28,6 +28,8 @@ __all__ = [
 ]
 
 MODE_ORDER = ("dense", "bm25", "hybrid")
+FAR = 20
+"""The widest cut-off reported: what a selection of 20 would bind."""
 LANGUAGE_NAMES = {"en": "English", "ar": "Arabic", "tr": "Turkish", "fa": "Persian"}
 
 
@@ -36,9 +38,9 @@ def bench_table(result: BenchResult, bench: BenchSet, embedder: str) -> str:
     k = result.k
     cuts = " | ".join(f"R@{cut}" for cut in RANK_KS)
     lines = [
-        f"| retriever | language | mode | examples | n | {cuts} | R@{k} | MRR | no signal "
-        "| bound / roster |",
-        "|---|---|---|---|---:|" + "---:|" * (len(RANK_KS) + 3) + "---:|",
+        f"| retriever | language | mode | examples | n | {cuts} | R@{k} | R@{FAR} "
+        f"| all@5·{k}·{FAR} | MRR | no signal | bound / roster |",
+        "|---|---|---|---|---:|" + "---:|" * (len(RANK_KS) + 5) + "---:|",
     ]
     rows = sorted(
         (row for row in result.rows if row.bench == bench.name and row.embedder == embedder),
@@ -51,9 +53,14 @@ def bench_table(result: BenchResult, bench: BenchSet, embedder: str) -> str:
     )
     for row in rows:
         recalls = " | ".join(_pct(row.metrics.recall(cut)) for cut in RANK_KS)
+        complete = "·".join(
+            f"{100 * value:.0f}"
+            for value in (row.metrics.all_bound(5), row.complete_at_k, row.metrics.all_bound(FAR))
+        )
         lines.append(
             f"| {row.retriever} | {row.language} | {row.mode} | {'yes' if row.examples else 'no'} "
             f"| {row.metrics.cases} | {recalls} | {_pct(row.recall_at_k)} "
+            f"| {_pct(row.metrics.recall(FAR))} | {complete} "
             f"| {row.metrics.mrr:.3f} | {_pct(row.metrics.no_signal)} "
             f"| {row.bound:.1f} / {row.roster} |"
         )
@@ -63,20 +70,20 @@ def bench_table(result: BenchResult, bench: BenchSet, embedder: str) -> str:
 def agreement_table(result: BenchResult, embedder: str) -> str:
     """Whether the client's selections equal the in-memory retriever's."""
     lines = [
-        "| set | examples | cases | same selection | largest score gap |",
-        "|---|---|---:|---:|---:|",
+        "| set | mode | examples | cases | same selection | largest score gap |",
+        "|---|---|---|---:|---:|---:|",
     ]
     for agreement in (a for a in result.agreements if a.embedder == embedder):
         lines.append(
-            f"| {agreement.bench} | {'yes' if agreement.examples else 'no'} | {agreement.cases} "
-            f"| {agreement.same} | {agreement.largest_score_gap:.1e} |"
+            f"| {agreement.bench} | {agreement.mode} | {'yes' if agreement.examples else 'no'} "
+            f"| {agreement.cases} | {agreement.same} | {agreement.largest_score_gap:.1e} |"
         )
     return "\n".join(lines)
 
 
 def study_table(study: StudyResult) -> str:
     """One row per choice (and example configuration); a cell per (set, language):
-    ``R@1·R@3·R@5·R@12 · MRR``; the last column is the criterion, mean MRR."""
+    ``R@1·R@3·R@5·R@12·R@20 · all@12 · MRR``; the last column is the mean MRR."""
     columns = list(dict.fromkeys((row.bench, row.language) for row in study.rows))
     header = " | ".join(f"{bench} {language}" for bench, language in columns)
     lines = [
@@ -96,7 +103,9 @@ def study_table(study: StudyResult) -> str:
                 ]
                 cells.append(_cell(found[0]) if found else "")
             label = choice
-            if choice == winner:
+            if study.verdict and choice in study.passed:
+                label = f"**{label}** (passes)"
+            elif not study.verdict and choice == winner:
                 label = f"**{label}** (best)"
             if choice == study.current:
                 label += " (in use)"
@@ -108,6 +117,8 @@ def study_table(study: StudyResult) -> str:
 
 
 def study_verdict(study: StudyResult) -> str:
+    if study.verdict:
+        return study.verdict
     winner, current = study.winner, study.current
     verdict = (
         f"Best by mean MRR: **{winner}** ({study.criterion(winner):.3f})"
@@ -126,12 +137,13 @@ def markdown_bench_report(result: BenchResult, plots: Iterable[Path] = ()) -> st
         "",
         f"{dt.date.today().isoformat()} · k = {result.k} · {result.elapsed:.0f} s",
         "",
-        f"R@1, R@3, R@5 and MRR are read off each message's full ranking; R@{result.k} off what "
-        "`select()` bound. A message's recall at k is the share of the tools it needs in the "
-        "top k; its reciprocal rank, the mean of 1/rank over them. *no signal*: every tool "
-        "scored 0 (BM25 on a message that shares no informative word with the catalog). "
-        "*bound*: core + retrieved tools per selection. The client (pgvector) serves dense "
-        "only; its row is what an agent service gets.",
+        f"R@1, R@3, R@5, R@{FAR} and MRR are read off each message's full ranking; R@{result.k} "
+        "off what `select()` bound. A message's recall at k is the share of the tools it needs "
+        f"in the top k; *all@5·{result.k}·{FAR}*, the share of messages with every tool they "
+        "need in the top 5, bound, and in the top 20; its reciprocal rank, the mean of 1/rank "
+        "over them. *no signal*: every tool scored 0 (BM25 on a message that shares no "
+        "informative word with the catalog). *bound*: core + retrieved tools per selection. "
+        "The client (pgvector) rows are what an agent service gets.",
         "",
         "Sets marked *tuning* may have choices fitted to them (the public sets, and the roster's "
         "tuning half, in-sample). The roster's **held-back** half is reported only: nothing is "
@@ -156,7 +168,7 @@ def markdown_bench_report(result: BenchResult, plots: Iterable[Path] = ()) -> st
         if any(a.embedder == embedder for a in result.agreements):
             parts += [
                 "",
-                "### The client against the in-memory retriever (dense)",
+                "### The client against the in-memory retriever",
                 "",
                 agreement_table(result, embedder),
             ]
@@ -166,9 +178,11 @@ def markdown_bench_report(result: BenchResult, plots: Iterable[Path] = ()) -> st
             "",
             "## Studies (tuning sets only)",
             "",
-            "Each cell: R@1·R@3·R@5·R@12 · MRR, in percent and MRR. Criterion: mean MRR over "
-            "every (set, language) (and both example configurations where there are two), "
-            "each weighted equally.",
+            f"Each cell: R@1·R@3·R@5·R@12·R@{FAR} · all@12 · MRR (recall in percent; all@12, the "
+            "share of messages with every tool they need in the top 12). Criterion of the "
+            "profile studies: mean MRR over every (set, language) (and both example "
+            "configurations where there are two), each weighted equally; the fleet studies "
+            "state their rule.",
         ]
         for study in studies:
             parts += [
@@ -195,7 +209,7 @@ def console_bench_report(result: BenchResult) -> str:
             parts += [f"\n{embedder} · {bench.name} ({label})"]
             parts += [bench_table(result, bench, embedder)]
         if any(a.embedder == embedder for a in result.agreements):
-            parts += ["\nclient vs in-memory (dense)", agreement_table(result, embedder)]
+            parts += ["\nclient vs in-memory", agreement_table(result, embedder)]
     for study in result.studies:
         if isinstance(study, StudyResult):
             parts += [f"\nstudy {study.study}: {study.question}", study_table(study)]
@@ -274,8 +288,8 @@ def _ordered(rows: Iterable[BenchRow]) -> list[BenchRow]:
 
 
 def _cell(metrics: RankMetrics) -> str:
-    recalls = "·".join(f"{100 * metrics.recall(cut):.0f}" for cut in (1, 3, 5, 12))
-    return f"{recalls} · {metrics.mrr:.3f}"
+    recalls = "·".join(f"{100 * metrics.recall(cut):.1f}" for cut in (1, 3, 5, 12, FAR))
+    return f"{recalls} · {100 * metrics.all_bound(12):.0f} · {metrics.mrr:.3f}"
 
 
 def _pct(value: float) -> str:

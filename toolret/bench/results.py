@@ -7,7 +7,7 @@ selected what the in-memory retriever selected, ``BenchResult`` a whole run.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from toolret.bench.data import BenchCase, BenchSet
@@ -24,6 +24,7 @@ __all__ = [
     "BenchRow",
     "Rank",
     "RankMetrics",
+    "metrics_of",
     "rank_metrics",
     "ranker",
 ]
@@ -39,33 +40,55 @@ Rank = Callable[[str], Awaitable[Ranking]]
 
 @dataclass(frozen=True)
 class RankMetrics:
-    """Recall at each cut-off of ``CURVE_KS``, MRR, and the share of messages with no signal."""
+    """Recall at each cut-off of ``CURVE_KS``, MRR, and the share of messages with no signal.
+
+    ``complete`` is, at each cut-off, the share of messages with every tool they need in the
+    top k: what a message needing several tools gets whole."""
 
     curve: tuple[float, ...]
     mrr: float
     no_signal: float
     cases: int
+    complete: tuple[float, ...] = ()
 
     def recall(self, cut: int) -> float:
         return self.curve[CURVE_KS.index(cut)]
+
+    def all_bound(self, cut: int) -> float:
+        return self.complete[CURVE_KS.index(cut)]
 
 
 async def rank_metrics(rank: Rank, catalog: Catalog, cases: Sequence[BenchCase]) -> RankMetrics:
     """Rank every case; a case's recall at k is the share of its tools in the top k, its
     reciprocal rank the mean of 1/rank over its tools (0 for a tool the ranking left out)."""
+    rankings = [(await rank(case.query)).scores for case in cases]
+    return metrics_of(catalog, cases, rankings)
+
+
+def metrics_of(
+    catalog: Catalog, cases: Sequence[BenchCase], rankings: Sequence[Mapping[str, float]]
+) -> RankMetrics:
+    """``RankMetrics`` of scores already computed, one mapping per case (ties: catalog order)."""
     curve = [0.0] * len(CURVE_KS)
+    complete = [0.0] * len(CURVE_KS)
     reciprocal = no_signal = 0.0
-    for case in cases:
-        ranking = await rank(case.query)
-        order = top_k(catalog, ranking.scores, len(catalog.candidates))
+    for case, scores in zip(cases, rankings, strict=True):
+        order = top_k(catalog, scores, len(catalog.candidates))
         place = {name: i + 1 for i, name in enumerate(order)}
         ranks = [place.get(name, 10**9) for name in case.expected]
         for i, cut in enumerate(CURVE_KS):
             curve[i] += sum(r <= cut for r in ranks) / len(ranks)
+            complete[i] += all(r <= cut for r in ranks)
         reciprocal += sum(1 / r for r in ranks) / len(ranks)
-        no_signal += max(ranking.scores.values(), default=0.0) <= 0
+        no_signal += max(scores.values(), default=0.0) <= 0
     n = len(cases) or 1
-    return RankMetrics(tuple(v / n for v in curve), reciprocal / n, no_signal / n, len(cases))
+    return RankMetrics(
+        tuple(v / n for v in curve),
+        reciprocal / n,
+        no_signal / n,
+        len(cases),
+        tuple(v / n for v in complete),
+    )
 
 
 @dataclass(frozen=True)
@@ -82,6 +105,8 @@ class BenchRow:
     metrics: RankMetrics
     recall_at_k: float
     """What ``select()`` bound: the share of each case's tools among its ``k``."""
+    complete_at_k: float
+    """The share of cases whose selection bound every tool they need."""
     bound: float
     """Tools bound per selection (core + retrieved)."""
     roster: int
@@ -93,6 +118,7 @@ class Agreement:
 
     bench: str
     embedder: str
+    mode: str
     examples: bool
     cases: int
     same: int

@@ -4,14 +4,15 @@ For each benchmark folder given (``toolret.bench.data``), with and without the t
 requests:
 
 - the in-memory retriever in every mode (dense, bm25, hybrid);
-- the pgvector client (``ToolRetrievalClient``; dense, the only mode it serves) on the database
+- the pgvector client (``ToolRetrievalClient``) in the same modes, on the database
   ``DATABASE_URL`` names, else the embedded Postgres — and whether its selections equal the
   in-memory retriever's, case by case.
 
-Per language: recall@1/3/5 and MRR read off the full ranking, recall@k (12) off what
-``select()`` bound, the share of messages with no signal (every tool scored 0), and the tools
-bound. ``--study`` adds the comparisons behind each ranking choice (``toolret.bench.studies``).
-Writes ``report.md`` and recall@k plots (``toolret.bench.report``).
+Per language: recall@1/3/5/20 and MRR read off the full ranking, recall@k (12) off what
+``select()`` bound, the share of messages with every tool they need bound (at 5, k and 20: a
+fleet's requests need two or three), the share with no signal (every tool scored 0), and the
+tools bound. ``--study`` adds the comparisons behind each ranking choice
+(``toolret.bench.studies``). Writes ``report.md`` and recall@k plots (``toolret.bench.report``).
 
 Every text is embedded once (``MemoEmbedder``) and shared by the retrievers and the studies.
 """
@@ -24,6 +25,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolret.bench.data import BenchSet, load_benchmark
 from toolret.bench.memo import MemoEmbedder
@@ -38,11 +40,15 @@ from toolret.bench.results import (
 )
 from toolret.catalog import Catalog
 from toolret.embedders.base import Embedder, embed_role
+from toolret.embedders.cache import with_query_cache
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.memory import InMemoryRetriever
 from toolret.profile import corpus_documents
 from toolret.selection import DEFAULT_K, Mode, Selection
 from toolret.settings import RetrievalMode, Settings, make_embedder
+
+if TYPE_CHECKING:  # the client loads the store: imported where it runs
+    from toolret.client import ToolRetrievalClient
 
 __all__ = [
     "configured_embedders",
@@ -67,13 +73,13 @@ async def _measure(
     k: int,
     log: bool,
 ) -> None:
-    for flag in (True, False):
+    for flag in bench.example_flags:
         catalog = bench.catalog(examples=flag)
-        memory_selections: dict[str, Selection] = {}
+        memory: dict[str, dict[str, Selection]] = {}
         for mode in modes:
             retriever = InMemoryRetriever(memo, mode=mode, k=k, time_budget=TIME_BUDGET)
             await retriever.index(catalog)
-            selections = await _rows(
+            memory[mode] = await _rows(
                 result,
                 bench,
                 catalog,
@@ -85,14 +91,11 @@ async def _measure(
                 ranker(retriever, catalog),
                 k,
             )
-            if mode == "dense":
-                memory_selections = selections
         if database_url is not None:
-            client = await _client_rows(result, bench, catalog, memo, flag, database_url, k)
-            if memory_selections:
-                result.agreements.append(
-                    _agreement(bench, memo.model_id, flag, memory_selections, client)
-                )
+            clients = await _client_rows(result, bench, catalog, memo, flag, database_url, modes, k)
+            for served, chosen in clients.items():
+                same = _agreement(bench, memo.model_id, served, flag, memory[served], chosen)
+                result.agreements.append(same)
         _say(log, f"{bench.name} examples={flag}: measured")
 
 
@@ -103,27 +106,41 @@ async def _client_rows(
     memo: MemoEmbedder,
     examples: bool,
     database_url: str,
+    modes: Sequence[RetrievalMode],
     k: int,
-) -> dict[str, Selection]:
+) -> dict[str, dict[str, Selection]]:
     from toolret.client import ToolRetrievalClient
+    from toolret.store.vector_store import VectorStore
 
-    async with ToolRetrievalClient(
-        database_url, embedder=memo, k=k, time_budget=TIME_BUDGET
-    ) as client:
-        await client.index(catalog)
-        every = len(catalog.candidates)
-        return await _rows(
-            result,
-            bench,
-            catalog,
-            "client",
-            "dense",
-            examples,
-            memo.model_id,
-            client.select,
-            lambda text: client.rank(catalog, text, every),
-            k,
-        )
+    store = VectorStore.from_url(database_url)
+    selections: dict[str, dict[str, Selection]] = {}
+    every = len(catalog.candidates)
+    try:
+        for mode in modes:
+            async with ToolRetrievalClient(
+                embedder=memo, store=store, mode=mode, k=k, time_budget=TIME_BUDGET
+            ) as client:
+                await client.index(catalog)
+                rank = _client_ranker(client, catalog, every)
+                selections[mode] = await _rows(
+                    result,
+                    bench,
+                    catalog,
+                    "client",
+                    mode,
+                    examples,
+                    memo.model_id,
+                    client.select,
+                    rank,
+                    k,
+                )
+    finally:
+        await store.aclose()
+    return selections
+
+
+def _client_ranker(client: ToolRetrievalClient, catalog: Catalog, every: int) -> Rank:
+    return lambda text: client.rank(catalog, text, every)
 
 
 async def _rows(
@@ -142,7 +159,7 @@ async def _rows(
     for language in bench.languages:
         cases = bench.cases_in(language)
         metrics = await rank_metrics(rank, catalog, cases)
-        found = bound = 0.0
+        found = complete = bound = 0.0
         for case in cases:
             selection = await select(catalog, case.query)
             if selection.mode is not Mode.NARROWED:
@@ -151,7 +168,9 @@ async def _rows(
                     f"{selection.reason.value if selection.reason else '-'}"
                 )
             selections[case.query] = selection
-            found += sum(name in selection.names for name in case.expected) / len(case.expected)
+            bound_names = set(selection.names)
+            found += sum(name in bound_names for name in case.expected) / len(case.expected)
+            complete += all(name in bound_names for name in case.expected)
             bound += len(selection.tools)
         n = len(cases) or 1
         result.rows.append(
@@ -165,6 +184,7 @@ async def _rows(
                 examples,
                 metrics,
                 found / n,
+                complete / n,
                 bound / n,
                 len(catalog),
             )
@@ -175,6 +195,7 @@ async def _rows(
 def _agreement(
     bench: BenchSet,
     embedder: str,
+    mode: str,
     examples: bool,
     memory: dict[str, Selection],
     client: dict[str, Selection],
@@ -187,16 +208,20 @@ def _agreement(
         for name, score in selection.scores.items():
             if name in other.scores:
                 gap = max(gap, abs(score - other.scores[name]))
-    return Agreement(bench.name, embedder, examples, len(memory), same, gap)
+    return Agreement(bench.name, embedder, mode, examples, len(memory), same, gap)
 
 
 async def _embed_everything(memo: MemoEmbedder, sets: Sequence[BenchSet]) -> None:
-    """Embed every query and document once, in large batches, before anything is timed."""
-    await memo.embed_queries([case.query for bench in sets for case in bench.cases])
+    """Embed every query and document once, before anything is timed: queries one by one
+    through the retrievers' own path (cut to the model's query window), documents in batches."""
+    guarded = with_query_cache(memo)
+    for query in dict.fromkeys(case.query for bench in sets for case in bench.cases):
+        await guarded.embed_query(query)
     for bench in sets:
-        documents = corpus_documents(bench.catalog(examples=True), memo)
+        documents = corpus_documents(bench.catalog(examples=bool(bench.examples)), memo)
         for role in ("document", "query"):
-            await embed_role(memo, [doc.text for _, doc in documents if doc.role == role], role)
+            texts = [doc.text for _, doc in documents if doc.role == role]
+            await embed_role(guarded, texts, role)
 
 
 async def evaluate_bench(
@@ -208,14 +233,19 @@ async def evaluate_bench(
     studies: Sequence[str] = (),
     k: int = DEFAULT_K,
     log: bool = True,
+    memo_file: Path | None = None,
 ) -> BenchResult:
-    """Measure every set with every embedder; run the ``studies`` on the tuning sets."""
+    """Measure every set with every embedder; run the ``studies`` on the tuning sets.
+
+    ``memo_file`` keeps every vector between runs (one model's: the first embedder's)."""
     from toolret.bench.studies import run_study
 
     started = time.perf_counter()
     result = BenchResult(k=k, sets=list(sets))
     for inner in embedders:
         memo = MemoEmbedder(inner)
+        if memo_file is not None:
+            _say(log, f"{memo.load(memo_file)} vectors from {memo_file}")
         try:
             await _embed_everything(memo, sets)
         except Exception as error:  # an unreachable provider skips that embedder, loudly
@@ -232,6 +262,11 @@ async def evaluate_bench(
             tick = time.perf_counter()
             result.studies.append(await run_study(study, memo, tuning, k=k))
             _say(log, f"{memo.model_id} study {study}: {time.perf_counter() - tick:.0f} s")
+            if memo_file is not None:
+                memo.save(memo_file)
+        if memo_file is not None:
+            memo.save(memo_file)
+            memo_file = None  # one model's vectors
     result.elapsed = time.perf_counter() - started
     return result
 
@@ -249,6 +284,7 @@ def run_bench(
     k: int = DEFAULT_K,
     plots: bool = True,
     log: bool = True,
+    memo_file: Path | None = None,
 ) -> BenchResult:
     """Load the folders (and add ``extra_sets``), measure, write the report (None: no files).
 
@@ -265,7 +301,14 @@ def run_bench(
     async def go() -> BenchResult:
         try:
             return await evaluate_bench(
-                sets, chosen, modes=modes, database_url=url, studies=studies, k=k, log=log
+                sets,
+                chosen,
+                modes=modes,
+                database_url=url,
+                studies=studies,
+                k=k,
+                log=log,
+                memo_file=memo_file,
             )
         finally:
             for embedder in chosen:
@@ -301,6 +344,9 @@ def main(argv: Sequence[str] | None = None, extra_sets: Sequence[BenchSet] = ())
         help=f"comma-separated: {', '.join(STUDIES)}, or all (on the tuning sets only)",
     )
     parser.add_argument("--no-plots", action="store_true", help="write the tables only")
+    parser.add_argument(
+        "--memo", type=Path, default=None, help="keep every vector in this file between runs"
+    )
     args = parser.parse_args(argv)
     modes = split_list(args.modes)
     unknown = [mode for mode in modes if mode not in MODES]
@@ -323,6 +369,7 @@ def main(argv: Sequence[str] | None = None, extra_sets: Sequence[BenchSet] = ())
         studies=studies,
         k=args.k,
         plots=not args.no_plots,
+        memo_file=args.memo,
     )
     from toolret.bench.report import console_bench_report
 

@@ -13,9 +13,11 @@ from toolret.cli.errors import CommandGroup
 from toolret.cli.eval import eval_
 from toolret.cli.examples import examples_app
 from toolret.cli.feedback import feedback_app
+from toolret.cli.gateway import gateway
 from toolret.cli.lint import LINT_EPILOG, lint
 from toolret.cli.reindex import reindex
 from toolret.cli.search import search
+from toolret.cli.serve import serve
 from toolret.cli.status import status
 
 __all__ = ["app", "main"]
@@ -36,6 +38,8 @@ app.add_typer(examples_app, name="examples")
 app.add_typer(db_app, name="db")
 app.command()(status)
 app.command()(reindex)
+app.command()(serve)
+app.command()(gateway)
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""``toolret db``: migrate the database, and stop the embedded server."""
+"""``toolret db``: migrate the database; start, locate and stop the embedded server."""
 
 from __future__ import annotations
 
@@ -6,11 +6,15 @@ from typing import Annotated
 
 import typer
 
+from toolret.cli.errors import error_console, fail
 from toolret.cli.options import UrlOption, console
 
 __all__ = ["db_app"]
 
-db_app = typer.Typer(help="The vector database: migrate it, stop the embedded server.")
+db_app = typer.Typer(
+    help="The vector database: migrate it; start, locate or stop the embedded Postgres that "
+    "commands use when DATABASE_URL is not set."
+)
 
 
 @db_app.command("upgrade")
@@ -44,6 +48,39 @@ def db_downgrade(
     downgrade_database(target, revision)
     after = database_revision(target) or "base (no toolret tables)"
     console.print(f"database downgraded from {before} to {after}")
+
+
+@db_app.command("start")
+def db_start() -> None:
+    """Start the embedded Postgres (if it is not running), migrate it, print its URL.
+
+    The URL is the only thing on stdout, for scripts and the worker:
+    export DATABASE_URL=$(toolret db start). Running it again changes nothing.
+    """
+    from toolret.store.embedded import data_directory, local_database_url, running_database_url
+
+    was_running = running_database_url() is not None
+    url = local_database_url()
+    state = "was already running" if was_running else "started"
+    error_console.print(f"the embedded Postgres in {data_directory()} {state}; its URL:")
+    typer.echo(url)
+
+
+@db_app.command("url")
+def db_url() -> None:
+    """Print the URL of the running embedded Postgres (nothing else on stdout).
+
+    Exits 1 if it is not running: `toolret db start` starts it and prints the same URL.
+    """
+    from toolret.store.embedded import data_directory, running_database_url
+
+    url = running_database_url()
+    if url is None:
+        fail(
+            f"the embedded Postgres in {data_directory()} is not running: `toolret db start` "
+            "starts it and prints its URL"
+        )
+    typer.echo(url)
 
 
 @db_app.command("stop")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from toolret.cli.options import console
+from toolret.cli.output import show_table
 from toolret.cli.search import indexed_client
 
 __all__ = ["demo"]
@@ -22,6 +22,6 @@ def demo() -> None:
     async def go() -> None:
         catalog = demo_catalog()
         async with indexed_client(catalog) as client:
-            await run_demo(console, client, catalog)
+            show_table(await run_demo(client, catalog))
 
     asyncio.run(go())

@@ -29,17 +29,23 @@ def eval_(
     bench: Annotated[
         list[str] | None,
         typer.Option(
-            help="A benchmark folder (tools.jsonl, cases.jsonl, examples.json); repeatable. "
-            "Measures it with both retrievers instead of the roster (works from any install)."
+            help="A benchmark folder (tools.jsonl or an MCP fleet's servers.json, cases.jsonl, "
+            "examples.json); repeatable. Measures it with both retrievers instead of the roster "
+            "(works from any install)."
         ),
     ] = None,
     study: Annotated[
         str,
         typer.Option(
-            help="With --bench: template, role, score, hybrid (comma-separated) or all: compare "
-            "the candidates for that ranking choice on the tuning sets."
+            help="With --bench: template, role, score, hybrid, documents, servers, clauses "
+            "(comma-separated) or all: compare the candidates for that ranking choice on the "
+            "tuning sets."
         ),
     ] = "",
+    memo: Annotated[
+        str | None,
+        typer.Option(help="With --bench: keep every vector in this file between runs."),
+    ] = None,
 ) -> None:
     """Measure retrieval on the 44-tool roster: recall@1/5/12 and narrowing per language and mode.
 
@@ -49,10 +55,11 @@ def eval_(
     gate fails, printing each "prompt" → missing tool.
 
     The roster eval runs from a checkout of the toolret repository (its cases are not
-    packaged). With --bench DIR, from any install: recall@1/3/5/12 and MRR per language on
-    that folder, in every mode, with and without examples, for the in-memory retriever and the
-    pgvector client (DATABASE_URL, else the embedded Postgres); --study adds the comparisons
-    behind the ranking choices. Report in --out/bench (plots with the [eval] extra).
+    packaged). With --bench DIR, from any install: recall@1/3/5/12/20, the share of requests
+    with every tool they need bound, and MRR per language on that folder, in every mode, with
+    and without examples, for the in-memory retriever and the pgvector client (DATABASE_URL,
+    else the embedded Postgres); --study adds the comparisons behind the ranking choices.
+    Report in --out/bench (plots with the [eval] extra).
     """
     if bench:
         from toolret.bench.runner import main as run_bench
@@ -61,6 +68,7 @@ def eval_(
         argv += ["--study", study] if study else []
         argv += ["--embedders", embedders] if embedders else []
         argv += [] if plots else ["--no-plots"]
+        argv += ["--memo", memo] if memo else []
         raise typer.Exit(run_bench(argv))
 
     try:

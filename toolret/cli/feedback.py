@@ -23,6 +23,7 @@ from rich.table import Table
 from toolret.catalog import Catalog
 from toolret.cli.errors import fail, load_or_exit
 from toolret.cli.options import UrlOption, console
+from toolret.cli.output import show_table
 from toolret.profile import corpus_hash
 from toolret.settings import Settings, make_embedder
 
@@ -130,7 +131,7 @@ def render_stats(out: Console, stats: FeedbackStats) -> None:
             f"{day.turns_with_miss / day.turns:.1%}",
             f"{day.turns_with_find_tools / day.turns:.1%}",
         )
-    out.print(days)
+    show_table(days, out)
     tools = Table(title="tools, most missed first")
     for column in ("tool", "misses", "hits", "via find_tools", "bound instead", "learned"):
         tools.add_column(column, justify="left" if column in ("tool", "bound instead") else "right")
@@ -139,7 +140,7 @@ def render_stats(out: Console, stats: FeedbackStats) -> None:
         tools.add_row(
             t.tool, str(t.misses), str(t.hits), str(t.via_find_tools), confused, str(t.learned)
         )
-    out.print(tools)
+    show_table(tools, out)
 
 
 def _corpus(catalog: Catalog) -> tuple[str, str]:

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from toolret.cli.errors import fail, load_or_exit
 from toolret.cli.options import CatalogOption, console
+from toolret.cli.output import show_table, working
 from toolret.errors import ConfigurationError
 from toolret.settings import Settings
 
@@ -79,11 +80,8 @@ def lint(
             await embedder.aclose()
 
     try:
-        if as_json:
+        with working(f"embedding {len(loaded)} tools and their examples…"):
             report = asyncio.run(run())
-        else:
-            with console.status(f"embedding {len(loaded)} tools and their examples…"):
-                report = asyncio.run(run())
     except ConfigurationError as error:
         fail(error, 2)
     if as_json:
@@ -112,7 +110,7 @@ def print_lint_report(spec: str, report: LintReport) -> None:
                 escape(finding.tool),
                 escape(finding.message),
             )
-        console.print(table)
+        show_table(table)
     errors, warnings = len(report.errors), len(report.warnings)
     verdict = (
         "[green]clean[/green]"

@@ -1,17 +1,15 @@
-"""Options several commands share, and where every command prints."""
+"""Options several commands share; ``console`` is where results print (``toolret.cli.output``)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
+from toolret.cli.output import console
 from toolret.settings import RetrievalMode
 
 __all__ = ["CatalogOption", "KOption", "ModeOption", "UrlOption", "console"]
-
-console = Console()
 
 CatalogOption = Annotated[
     str,
@@ -31,7 +29,8 @@ ModeOption = Annotated[
     typer.Option(
         "--mode",
         "-m",
-        help="dense (embeddings), bm25 (lexical) or hybrid (dense + BM25 where words match).",
+        help="hybrid (dense + BM25 where words match; the default), dense (embeddings) or bm25 "
+        "(lexical).",
         case_sensitive=False,
     ),
 ]

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 from typing import Annotated
 
 import typer
-from rich.progress import Progress, TaskID
 
 from toolret.cli.errors import fail, load_or_exit
 from toolret.cli.options import console
+from toolret.cli.output import progress
 from toolret.settings import Settings
 
 __all__ = ["reindex"]
@@ -32,7 +31,7 @@ def reindex(
     Inline (the default): embeds only the documents this model has no vector for, with a
     progress bar, and publishes each catalog atomically [DATABASE_URL; else the embedded
     Postgres]. With --enqueue: queues one reindex job per catalog for the worker (arq
-    workers.WorkerSettings) and returns at once; a corpus already queued is not queued twice.
+    toolret.worker.WorkerSettings) and returns at once; a corpus already queued is not queued twice.
     """
     from toolret.indexing import index_catalog
     from toolret.queue import ReindexQueue
@@ -56,9 +55,7 @@ def reindex(
             url = await asyncio.to_thread(resolve_database_url, settings)
             async with VectorStore.from_url(url) as store:
                 for spec, tools in catalogs.items():
-                    with Progress(console=console, transient=True) as bar:
-                        task = bar.add_task(spec, total=None)
-                        advance = functools.partial(_advance, bar, task)
+                    with progress(f"indexing {spec}…") as advance:
                         report = await index_catalog(store, embedder, tools, progress=advance)
                     console.print(
                         f"{spec}: {report.documents} documents, {report.embedded} embedded, "
@@ -69,7 +66,3 @@ def reindex(
             await embedder.aclose()
 
     asyncio.run(run())
-
-
-def _advance(bar: Progress, task: TaskID, done: int, total: int) -> None:
-    bar.update(task, completed=done, total=total)

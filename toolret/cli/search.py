@@ -8,12 +8,12 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import Progress
 from rich.table import Table
 
 from toolret.catalog import Catalog
 from toolret.cli.errors import load_or_exit
 from toolret.cli.options import CatalogOption, KOption, ModeOption, console
+from toolret.cli.output import progress, show_table, working
 from toolret.selection import Selection
 from toolret.settings import RetrievalMode, Settings
 
@@ -37,48 +37,40 @@ def search(
     settings = Settings()
     loaded = load_or_exit(catalog)
     selection = asyncio.run(_search(loaded, message, k or settings.k, mode or settings.mode))
-    console.print(selection_table(loaded, selection, title=message))
+    show_table(selection_table(loaded, selection, title=message))
 
 
 async def _search(catalog: Catalog, message: str, k: int, mode: RetrievalMode) -> Selection:
-    if mode == "dense":
-        return await _search_store(catalog, message, k)
+    if mode != "bm25":
+        return await _search_store(catalog, message, k, mode)
     from toolret.memory import InMemoryRetriever
 
-    async with InMemoryRetriever(mode=mode, k=k) as retriever:
-        if mode != "bm25":
-            with console.status(f"embedding {len(catalog)} tools…"):
-                await retriever.index(catalog)
+    async with InMemoryRetriever(mode=mode, k=k) as retriever:  # words only: nothing to store
         return await retriever.select(catalog, message)
 
 
-async def _search_store(catalog: Catalog, message: str, k: int) -> Selection:
-    """Dense search through the database client: DATABASE_URL, or the embedded Postgres."""
-    async with indexed_client(catalog, k) as client:
+async def _search_store(catalog: Catalog, message: str, k: int, mode: RetrievalMode) -> Selection:
+    """Dense or hybrid search through the database client, as an agent service runs it:
+    DATABASE_URL, or the embedded Postgres."""
+    async with indexed_client(catalog, k, mode) as client:
         return await client.select(catalog, message)
 
 
 @contextlib.asynccontextmanager
 async def indexed_client(
-    catalog: Catalog, k: int | None = None
+    catalog: Catalog, k: int | None = None, mode: RetrievalMode | None = None
 ) -> AsyncIterator[ToolRetrievalClient]:
     """A ``ToolRetrievalClient`` on DATABASE_URL (else the embedded Postgres, started and
     migrated), with ``catalog`` indexed: what is missing is embedded now, with a progress bar.
-    """
+    ``mode`` defaults to ``TOOLRET_MODE``."""
     from toolret.client import ToolRetrievalClient
     from toolret.store.embedded import resolve_database_url
 
-    with console.status("opening the database…"):
+    with working("opening the database…"):
         url = await asyncio.to_thread(resolve_database_url)
-    async with ToolRetrievalClient(url, k=k) as client:
-        with Progress(console=console, transient=True) as bar:
-            task = bar.add_task(f"indexing {len(catalog)} tools", total=None, visible=False)
-            report = await client.index(
-                catalog,
-                progress=lambda done, total: bar.update(
-                    task, completed=done, total=total, visible=total > 0
-                ),
-            )
+    async with ToolRetrievalClient(url, k=k, mode=mode) as client:
+        with progress(f"indexing {len(catalog)} tools (only what is not stored yet)…") as advance:
+            report = await client.index(catalog, progress=advance)
         console.print(
             f"[dim]{report.documents} documents of {len(catalog)} tools indexed for "
             f"{report.model_id}: {report.embedded} embedded now, {report.reused} already stored "

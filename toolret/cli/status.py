@@ -8,6 +8,7 @@ from rich.table import Table
 
 from toolret.cli.errors import fail
 from toolret.cli.options import UrlOption, console
+from toolret.cli.output import show_table
 
 __all__ = ["status"]
 
@@ -45,4 +46,4 @@ def status(url: UrlOption = None) -> None:
         seen = f"{m.last_seen:%Y-%m-%d %H:%M}" if m.last_seen else "—"
         row = (m.dimension, m.vectors, m.pending_vectors, m.corpora, m.published_corpora)
         table.add_row(m.model_id, *map(str, row), seen, "yes" if m.index else "no")
-    console.print(table)
+    show_table(table)

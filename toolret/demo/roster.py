@@ -25,6 +25,7 @@ from toolret.tool import Tool
 
 __all__ = [
     "CORE",
+    "DOMAINS",
     "EVAL_MIN_DESCRIPTION_LENGTH",
     "TOOLS",
     "build_catalog",
@@ -35,6 +36,20 @@ __all__ = [
 EVAL_MIN_DESCRIPTION_LENGTH = 200
 """The eval's minimum description length: stricter than the library's, because the description
 is the primary retrieval signal and a thin one makes a tool hard to reach in any language."""
+
+DOMAINS = (
+    "records",
+    "objects",
+    "fields",
+    "relations",
+    "views",
+    "comments",
+    "tasks",
+    "catalog",
+    "meta",
+)
+"""The CRM's domains in delivery order, which the roster's catalog passes as its domain order
+(a catalog orders domains as they first appear unless told otherwise)."""
 
 CORE = ("find_records", "get_record", "list_objects", "inspect_schema", "get_workspace_context")
 """Always bound: the agent can always see the data model and find and read records."""
@@ -67,7 +82,7 @@ def build_catalog(*, examples: bool = True) -> Catalog:
         dataclasses.replace(tool, examples=_examples_of(tool.name)) if examples else tool
         for tool in TOOLS
     ]
-    return Catalog(tools, core=CORE)
+    return Catalog(tools, core=CORE, domain_rank=DOMAINS)
 
 
 def _examples_of(name: str) -> tuple[str, ...]:

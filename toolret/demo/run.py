@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.console import Console
 from rich.table import Table
 
 from toolret.catalog import Catalog
@@ -29,8 +28,8 @@ def demo_catalog() -> Catalog:
     return roster
 
 
-async def run_demo(console: Console, retriever: Selector, catalog: Catalog) -> None:
-    """Show, per message, how many tools are sent, the best matches, and the time taken."""
+async def run_demo(retriever: Selector, catalog: Catalog) -> Table:
+    """Per message, how many tools are sent, the best matches, and the time taken."""
     table = Table(title=f"toolret demo: {len(catalog)} tools, {len(catalog.core)} of them core")
     table.add_column("lang")
     table.add_column("message", max_width=40)
@@ -50,4 +49,4 @@ async def run_demo(console: Console, retriever: Selector, catalog: Catalog) -> N
             matches,
             f"{selection.elapsed_ms:.1f}",
         )
-    console.print(table)
+    return table

@@ -28,7 +28,7 @@ from toolret.tool import Role
 
 __all__ = ["WARM_UP_TIMEOUT", "GuardedEmbedder", "guarded", "warm_up", "warm_up_quietly"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.selection")
 
 WARM_UP_TIMEOUT = 30.0
 """Seconds a retriever opening waits for its embedder to warm up (the bundled model: ~1 s)."""

@@ -31,7 +31,7 @@ from toolret.transcript import latest_human_text
 
 __all__ = ["BUFFER_SIZE", "FEEDBACK_FUNCTION", "FeedbackSender"]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.feedback")
 
 FEEDBACK_FUNCTION = "record_feedback"
 """The name the worker registers the feedback job under."""

@@ -16,7 +16,7 @@ operator opts in (``TOOLRET_FEEDBACK_TEXT=1``); never in spans or logs.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +26,7 @@ from toolret.catalog import Catalog
 from toolret.embedders.base import Vector
 from toolret.find_tools import FIND_TOOLS_NAME, discovered_tool_names
 from toolret.selection import Selection
-from toolret.transcript import last_human_index
+from toolret.transcript import current_turn, tool_calls
 
 __all__ = [
     "HIT",
@@ -161,60 +161,12 @@ def turn_feedback(
 
 def called_tool_names(messages: Iterable[Any]) -> list[str]:
     """The tools the model called in the current turn (after the last human message), in order,
-    without duplicates; find_tools itself excluded. Reads the same shapes as
-    ``toolret.find_tools.discovered_tool_names``; anything malformed is skipped."""
-    names: dict[str, None] = {}
-    for name, _ in _turn_calls(messages):
-        if name != FIND_TOOLS_NAME:
-            names[name] = None
-    return list(names)
+    without duplicates; find_tools itself excluded. Any transcript ``toolret.transcript``
+    reads; anything malformed is skipped."""
+    names = (call.name for call in tool_calls(current_turn(messages)))
+    return list(dict.fromkeys(name for name in names if name != FIND_TOOLS_NAME))
 
 
 def find_tools_call_count(messages: Iterable[Any]) -> int:
     """How many times the model called find_tools in the current turn."""
-    return sum(1 for name, _ in _turn_calls(messages) if name == FIND_TOOLS_NAME)
-
-
-def _turn_calls(messages: Iterable[Any]) -> Iterator[tuple[str, Any]]:
-    transcript = list(messages)
-    human = last_human_index(transcript)
-    for message in transcript[0 if human is None else human + 1 :]:
-        item = _mapping(message)
-        if item is not None:
-            yield from _calls(item)
-
-
-def _calls(item: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
-    """(name, arguments) of each tool call an item makes: Chat ``tool_calls`` (OpenAI and
-    LangChain), a Responses ``function_call`` item, Anthropic ``tool_use`` blocks."""
-    if item.get("type") == "function_call" and isinstance(item.get("name"), str):
-        yield item["name"], item.get("arguments")
-    if (item.get("role") or item.get("type")) not in ("assistant", "ai"):
-        return
-    for call in _list(item.get("tool_calls")):
-        function = _get(call, "function")
-        name = _get(call, "name") or _get(function, "name")
-        if isinstance(name, str) and name:
-            yield name, _get(call, "args") or _get(function, "arguments")
-    for block in _list(item.get("content")):
-        if _get(block, "type") == "tool_use" and isinstance(name := _get(block, "name"), str):
-            yield name, _get(block, "input")
-
-
-def _mapping(message: Any) -> Mapping[str, Any] | None:
-    if isinstance(message, Mapping):
-        return message
-    dump = getattr(message, "model_dump", None)
-    try:
-        dumped = dump() if callable(dump) else None
-    except Exception:
-        return None
-    return dumped if isinstance(dumped, Mapping) else None
-
-
-def _get(value: Any, key: str) -> Any:
-    return value.get(key) if isinstance(value, Mapping) else None
-
-
-def _list(value: Any) -> Sequence[Any]:
-    return value if isinstance(value, list) else ()
+    return sum(call.name == FIND_TOOLS_NAME for call in tool_calls(current_turn(messages)))

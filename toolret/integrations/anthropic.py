@@ -1,31 +1,35 @@
 """Anthropic Messages API: deferred loading, with toolret answering the tool search.
 
 What the API allows (Messages API; ``anthropic`` SDK ``ToolParam``, ``ToolResultBlockParam``,
-``ToolReferenceBlockParam``):
+``ToolReferenceBlockParam``, ``BetaRequestToolAdditionBlockParam``):
 
-- A tool with ``"defer_loading": true`` is not rendered into the prompt; it is loaded only when a
-  tool search returns a ``{"type": "tool_reference", "tool_name": ...}`` block for it. Besides
-  the built-in regex and BM25 search tools, a client tool may do the search: its ``tool_result``
-  carries ``tool_reference`` blocks, and every referenced tool must be in ``tools`` (deferred).
-- Deferred tools are not part of the cached prefix (tools, then system, then messages): a
-  reference expands inline in the conversation, so the prefix, and the prompt cache, hold.
-- So the cache-safe way to offer a turn's pre-selection is in the conversation, never in
-  ``tools``: ``anthropic_preselection`` appends a search round (an assistant ``tool_use`` of
-  this search tool and its ``tool_result`` of references) after the user's message. Changing
-  which tools are loaded in ``tools``, or flipping ``defer_loading``, would change the prefix.
-- The SDK also types a beta ``{"type": "tool_addition", "tool": {"type": "tool_reference",
-  "name": ...}}`` message block (``BetaRequestToolAdditionBlockParam``: "the tool is offered
-  to the model from this point in the conversation onward"), the same idea without a search
-  round. It is beta and documented only in the SDK's types, so it is not used here.
+- A tool with ``"defer_loading": true`` is not rendered into the prompt; it is loaded when a
+  tool search returns a ``{"type": "tool_reference", "tool_name": ...}`` block for it. A client
+  tool may do the search: its ``tool_result`` carries ``tool_reference`` blocks, and every
+  referenced tool must be in ``tools`` with ``defer_loading: true``. So the ``tools`` array
+  loads exactly the catalog's core tools and the search tool; every other tool is deferred,
+  and a search never returns a core tool (to keep more tools always loaded, make them core).
+- Deferred tools are not part of the cached prefix (tools, then system, then messages), and a
+  deferred tool may not carry ``cache_control``: the breakpoint goes on the last tool that is
+  not deferred, the search tool (``anthropic_tools(..., cache=True)``).
+- Every ``tool_use`` of a reply is answered in the next user message, search or not: a reply
+  that calls the search tool and another tool needs both results.
+- The cache-safe way to offer a turn's pre-selection is in the conversation, never in ``tools``:
+  ``anthropic_preselection`` appends a search round (an assistant ``tool_use`` of the search
+  tool and its ``tool_result`` of references). With extended thinking that round is refused
+  (an assistant turn the model did not write has no thinking block), so the alternative,
+  behind ``tool_changes=True``, is one ``role: "system"`` message of ``tool_addition`` blocks,
+  a beta (``TOOL_CHANGES_BETA``) offering the tools from that point on; ``anthropic_headers``
+  gives the header a conversation needs.
 
-    tools = anthropic_tools(catalog)                                  # once per conversation
+    tools = anthropic_tools(catalog, cache=True)                      # once per conversation
     reply = client.messages.create(model=..., tools=tools, messages=messages, max_tokens=1024)
-    for block in reply.content:
-        if block.type == "tool_use" and block.name == SEARCH_TOOL_NAME:
-            loaded = loaded_tool_names(messages)
-            result = await answer_anthropic_search(retriever, catalog, block, bound=loaded)
-            messages += [{"role": "assistant", "content": reply.content},
-                         {"role": "user", "content": [result]}]
+    loaded = loaded_tool_names(messages)
+    results = [await answer_anthropic_search(retriever, catalog, block, bound=loaded)
+               if block.name == SEARCH_TOOL_NAME else run_your_tool(block)
+               for block in reply.content if block.type == "tool_use"]
+    messages += [{"role": "assistant", "content": reply.content},
+                 {"role": "user", "content": results}]
 
 The SDK is not imported here: blocks are read as dicts or SDK objects, and plain dicts are
 returned (they are the SDK's request types).
@@ -33,20 +37,22 @@ returned (they are the SDK's request types).
 
 from __future__ import annotations
 
-import hashlib
-import json
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolret.adapters.anthropic import to_anthropic
 from toolret.catalog import Catalog
-from toolret.find_tools import ToolFinder
-from toolret.selection import MAX_DISCOVERED_TOOLS, Selection
-from toolret.transcript import last_human_index
+from toolret.errors import ConfigurationError
+from toolret.find_tools import ToolFinder, unavailable_message
+from toolret.selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason, Selection
+from toolret.transcript import blocks, field, loaded_by_anthropic
 
 __all__ = [
     "SEARCH_TOOL_NAME",
+    "TOOL_CHANGES_BETA",
     "answer_anthropic_search",
+    "anthropic_headers",
     "anthropic_preselection",
     "anthropic_tools",
     "loaded_tool_names",
@@ -54,6 +60,8 @@ __all__ = [
 ]
 
 SEARCH_TOOL_NAME = "search_tools"
+TOOL_CHANGES_BETA = "mid-conversation-tool-changes-2026-07-01"
+"""The ``anthropic-beta`` value ``tool_addition`` blocks need."""
 
 SEARCH_TOOL_DESCRIPTION = (
     "Search for more tools. Most of your tools are not loaded yet; call this when you need a "
@@ -62,7 +70,7 @@ SEARCH_TOOL_DESCRIPTION = (
     "'أضف حقلا إلى الكائن'). Up to 5 matching tools are loaded and callable from your next step."
 )
 _NO_MATCH = "No further tools match; rephrase the capability, or use the tools you have."
-_UNAVAILABLE = "Tool search is unavailable right now; continue with the tools you have."
+_CACHE = {"type": "ephemeral"}
 
 
 def search_tool_definition(name: str = SEARCH_TOOL_NAME) -> dict[str, Any]:
@@ -84,18 +92,21 @@ def search_tool_definition(name: str = SEARCH_TOOL_NAME) -> dict[str, Any]:
 
 
 def anthropic_tools(
-    catalog: Catalog, *, loaded: Iterable[str] = (), search_tool_name: str = SEARCH_TOOL_NAME
+    catalog: Catalog, *, cache: bool = False, search_tool_name: str = SEARCH_TOOL_NAME
 ) -> list[dict[str, Any]]:
-    """The ``tools`` array: core tools (and ``loaded``) loaded, toolret's search tool, then
-    every other tool with ``defer_loading: true``. The same catalog gives the same bytes, so
-    send it unchanged for the whole conversation."""
-    keep = {tool.name for tool in catalog.core} | set(loaded)
-    eager = to_anthropic(tool for tool in catalog.tools if tool.name in keep)
+    """The ``tools`` array: the core tools loaded, toolret's search tool, then every other tool
+    with ``defer_loading: true``. The same catalog gives the same bytes, so send it unchanged
+    for the whole conversation. ``cache=True`` puts the prompt-cache breakpoint
+    (``cache_control``) on the search tool, the last tool that is not deferred: the API
+    refuses it on a deferred tool."""
+    eager = to_anthropic(catalog.core)
     deferred = [
-        {**definition, "defer_loading": True}
-        for definition in to_anthropic(tool for tool in catalog.tools if tool.name not in keep)
+        {**definition, "defer_loading": True} for definition in to_anthropic(catalog.candidates)
     ]
-    return [*eager, search_tool_definition(search_tool_name), *deferred]
+    search = search_tool_definition(search_tool_name)
+    if cache:
+        search["cache_control"] = dict(_CACHE)
+    return [*eager, search, *deferred]
 
 
 async def answer_anthropic_search(
@@ -107,13 +118,15 @@ async def answer_anthropic_search(
     limit: int = MAX_DISCOVERED_TOOLS,
 ) -> dict[str, Any]:
     """The ``tool_result`` block for a ``tool_use`` of the search tool: ``tool_reference``
-    blocks for the best matches (any language), none core or already ``bound``.
+    blocks for the best matches (any language), none core or already ``bound`` (the tools the
+    conversation has loaded: ``loaded_tool_names(messages)``).
 
-    ``tool_use`` is the SDK's ``ToolUseBlock`` or its dict. A blank query, no match or a
-    failing finder give a text result the model can act on; this never raises.
+    ``tool_use`` is the SDK's ``ToolUseBlock`` or its dict. A blank query, no match, a catalog
+    not indexed yet or a failing finder give a text result the model can act on; this never
+    raises.
     """
-    tool_use_id = str(_get(tool_use, "id") or "")
-    arguments = _get(tool_use, "input")
+    tool_use_id = str(field(tool_use, "id") or "")
+    arguments = field(tool_use, "input")
     query = arguments.get("query") if isinstance(arguments, Mapping) else None
     if not isinstance(query, str) or not query.strip():
         return _text_result(tool_use_id, 'call with {"query": "<the capability you need>"}', True)
@@ -121,9 +134,10 @@ async def answer_anthropic_search(
     try:
         found = await finder.find_tools(catalog, query, bound=skip, limit=limit)
     except Exception:
-        return _text_result(
-            tool_use_id, "Tool search is unavailable; use the tools you have.", True
-        )
+        found = FoundTools(reason=Reason.INTERNAL_ERROR)
+    unavailable = unavailable_message(found)
+    if unavailable is not None:
+        return _text_result(tool_use_id, unavailable[0].upper() + unavailable[1:] + ".", True)
     names = [tool.name for tool in found if tool.name in catalog and tool.name not in skip]
     return (
         _references(tool_use_id, names[:limit]) if names else _text_result(tool_use_id, _NO_MATCH)
@@ -134,24 +148,41 @@ def anthropic_preselection(
     selection: Selection,
     query: str,
     *,
-    search_tool_name: str = SEARCH_TOOL_NAME,
     bound: Iterable[str] = (),
+    tool_changes: bool = False,
+    thinking: bool = False,
+    search_tool_name: str = SEARCH_TOOL_NAME,
 ) -> list[dict[str, Any]]:
-    """The turn's pre-selection as a search round to append after the user's message.
+    """The turn's pre-selection, as messages to append after the user's message.
 
-    Two messages: an assistant ``tool_use`` of the search tool for ``query`` and the user
-    ``tool_result`` referencing the selection's tools (core and ``bound`` ones left out). They
-    only append to the conversation, so the cached prefix holds. Empty when there is nothing to
-    load (a full-roster or pass-through selection sends no references).
+    By default two messages: an assistant ``tool_use`` of the search tool for ``query`` and the
+    user ``tool_result`` referencing the selection's tools (core and ``bound`` ones left out),
+    with a fresh id each call. With ``tool_changes=True``: one ``role: "system"`` message of
+    ``tool_addition`` blocks (send ``extra_headers=anthropic_headers(messages)``). Either only
+    appends to the conversation, so the cached prefix holds. Empty when there is nothing to
+    load (a full-roster or pass-through selection).
+
+    ``thinking=True`` says the request has extended thinking on: the API refuses a search round
+    the model did not write there, so it raises ``ConfigurationError`` unless ``tool_changes``.
     """
+    if thinking and not tool_changes:
+        raise ConfigurationError(
+            "with extended thinking on, the API refuses a search round the model did not write "
+            "(it has no thinking block): pass tool_changes=True, or let the model search"
+        )
     if not selection.narrowed:
         return []
     skip = {*bound, *(tool.name for tool in selection.tools if tool.core)}
     names = [name for name in selection.names if name not in skip]
     if not names:
         return []
-    digest = hashlib.sha256(json.dumps([query, names], ensure_ascii=False).encode()).hexdigest()
-    tool_use_id = f"toolu_toolret_{digest[:20]}"
+    if tool_changes:
+        additions = [
+            {"type": "tool_addition", "tool": {"type": "tool_reference", "name": name}}
+            for name in names
+        ]
+        return [{"role": "system", "content": additions}]
+    tool_use_id = f"toolu_toolret_{uuid.uuid4().hex[:24]}"
     call = {
         "type": "tool_use",
         "id": tool_use_id,
@@ -164,28 +195,26 @@ def anthropic_preselection(
     ]
 
 
+def anthropic_headers(messages: Sequence[Any]) -> dict[str, str]:
+    """The request headers a conversation needs: ``anthropic-beta: TOOL_CHANGES_BETA`` once it
+    holds a ``tool_addition`` or ``tool_removal`` block (and on every later request, as the
+    block stays in the history), else none. Pass as ``extra_headers=`` to ``messages.create``
+    or ``messages.stream``."""
+    for message in messages:
+        for block in blocks(message):
+            if field(block, "type") in ("tool_addition", "tool_removal"):
+                return {"anthropic-beta": TOOL_CHANGES_BETA}
+    return {}
+
+
 def loaded_tool_names(messages: Sequence[Any], *, whole_conversation: bool = True) -> list[str]:
-    """The tools ``tool_reference`` blocks have loaded so far, in order, without duplicates.
+    """The tools the conversation has loaded so far (``tool_reference`` blocks of tool results,
+    and ``tool_addition`` blocks), in order, without duplicates.
 
     Pass them as ``bound`` so a search does not return what is already loaded. With
     ``whole_conversation=False`` only the current turn (after the last human message) counts.
     """
-    start = 0
-    if not whole_conversation:
-        human = last_human_index(messages)
-        start = 0 if human is None else human + 1
-    names: dict[str, None] = {}
-    for message in messages[start:]:
-        if _get(message, "role") != "user":
-            continue
-        for block in _list(_get(message, "content")):
-            if _get(block, "type") != "tool_result":
-                continue
-            for part in _list(_get(block, "content")):
-                name = _get(part, "tool_name")
-                if _get(part, "type") == "tool_reference" and isinstance(name, str):
-                    names.setdefault(name, None)
-    return list(names)
+    return loaded_by_anthropic(messages, whole_conversation=whole_conversation)
 
 
 def _references(tool_use_id: str, names: Sequence[str]) -> dict[str, Any]:
@@ -205,13 +234,3 @@ def _text_result(tool_use_id: str, text: str, is_error: bool = False) -> dict[st
     if is_error:
         result["is_error"] = True
     return result
-
-
-def _get(value: Any, key: str) -> Any:
-    if isinstance(value, Mapping):
-        return value.get(key)
-    return getattr(value, key, None)
-
-
-def _list(value: Any) -> Sequence[Any]:
-    return value if isinstance(value, list) else ()

@@ -23,14 +23,20 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import TYPE_CHECKING, Any, NotRequired, TypeVar, Unpack
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NotRequired, TypeVar, Unpack, cast
 
 from toolret.adapters.openai import catalog_from_openai
 from toolret.adapters.source import CatalogOptions
 from toolret.catalog import Catalog
 from toolret.errors import ConfigurationError
-from toolret.find_tools import discovered_tool_names
+from toolret.find_tools import (
+    FIND_TOOLS_DESCRIPTION,
+    FIND_TOOLS_NAME,
+    ToolFinder,
+    answer_find_tools,
+    discovered_tool_names,
+)
 from toolret.rounds import Selector
 from toolret.selection import Mode, Reason, Selection
 from toolret.stable import StableToolList
@@ -38,6 +44,8 @@ from toolret.transcript import latest_human_text
 
 try:
     from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest
+    from langchain.tools import ToolRuntime
+    from langchain_core.tools import BaseTool, StructuredTool
     from langchain_core.utils.function_calling import convert_to_openai_tool
 except ImportError as error:  # pragma: no cover - exercised only without the extra
     raise ConfigurationError(
@@ -70,8 +78,9 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
     """Narrows each model call's tools to core + top ``k`` + this turn's find_tools discoveries.
 
     ``retriever`` is an ``InMemoryRetriever`` or a ``ToolRetrievalClient``; ``catalog`` holds
-    the agent's tools (``catalog_from_langchain``). Selection never fails the call: whatever
-    goes wrong, the full roster is sent (toolret's fail-open contract). The sync path runs the
+    the agent's tools (``catalog_from_langchain``; leave find_tools out of it). Selection never
+    fails the call: whatever goes wrong, the full roster is sent (toolret's fail-open
+    contract). ``find_tools=False`` registers no find_tools tool. The sync path runs the
     retriever on one private event loop thread.
     """
 
@@ -85,6 +94,7 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
         k: int | None = None,
         stable: bool = False,
         stable_limit: int | None = None,
+        find_tools: bool = True,
     ) -> None:
         super().__init__()
         self.retriever = retriever
@@ -95,6 +105,7 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
         self._selections: OrderedDict[str, Selection] = OrderedDict()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_lock = threading.Lock()
+        self.tools: list[BaseTool] = [self._find_tools_tool()] if find_tools else []
 
     @property
     def name(self) -> str:
@@ -150,6 +161,37 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
             self._selections.popitem(last=False)
         return selection
 
+    async def bound(self, state: Mapping[str, Any]) -> list[str]:
+        """The catalog names the current model call is sent: the conversation's stable list,
+        else this turn's selection and discoveries."""
+        held = _names(state.get(STATE_KEY)) if self.stable else []
+        return held or await self.select(list(state.get("messages", [])))
+
+    async def _find_tools(self, capability: str, state: Mapping[str, Any]) -> str:
+        return await answer_find_tools(
+            cast(ToolFinder, self.retriever),
+            self.catalog,
+            {"capability": capability},
+            bound=await self.bound(state),
+        )
+
+    def _find_tools_tool(self) -> BaseTool:
+        """find_tools as a LangChain tool: ``capability`` from the model, the agent state
+        injected (``ToolRuntime``) for what is already bound."""
+
+        async def find_tools(capability: str, runtime: ToolRuntime) -> str:
+            return await self._find_tools(capability, runtime.state)
+
+        def find_tools_sync(capability: str, runtime: ToolRuntime) -> str:
+            return self._run(self._find_tools(capability, runtime.state))
+
+        return StructuredTool.from_function(
+            func=find_tools_sync,
+            coroutine=find_tools,
+            name=FIND_TOOLS_NAME,
+            description=FIND_TOOLS_DESCRIPTION,
+        )
+
     async def _grown(self, state: ToolretState) -> list[str]:
         messages = list(state.get("messages", []))
         held = _names(state.get(STATE_KEY))
@@ -160,16 +202,19 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
         return stable.names
 
     async def _narrowed(self, request: ModelRequest[Any]) -> ModelRequest[Any]:
+        """The request with its tools narrowed: core tools, then the tools the catalog does not
+        know (find_tools, provider tools), then the rest of the bound tools in order."""
         try:
-            held = _names(request.state.get(STATE_KEY)) if self.stable else []
-            names = held or await self.select(request.messages)
+            names = await self.bound({**request.state, "messages": request.messages})
         except Exception:  # fail-open: the request goes out with every tool it had
             return request
         order = {name: i for i, name in enumerate(names)}
         known = [tool for tool in request.tools if _name(tool) in order]
         known.sort(key=lambda tool: order.get(_name(tool) or "", 0))
+        core = [tool for tool in known if self.catalog[_name(tool) or ""].core]
+        rest = [tool for tool in known if not self.catalog[_name(tool) or ""].core]
         other = [tool for tool in request.tools if _name(tool) not in self.catalog]
-        return request.override(tools=[*known, *other])
+        return request.override(tools=[*core, *other, *rest])
 
     # -- the sync path ------------------------------------------------------------------------
 

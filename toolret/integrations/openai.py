@@ -8,22 +8,32 @@ What the API allows (Responses API; ``openai`` SDK ``ToolSearchToolParam``,
   makes the model emit a ``tool_search_call`` item (``call_id``, ``arguments`` in the schema
   you gave) instead of searching on the server. The client answers with a
   ``tool_search_output`` item (same ``call_id``, ``execution: "client"``) whose ``tools`` are
-  the definitions to load: functions, or namespaces of functions.
+  the definitions to load: functions, or namespaces of functions, each function with
+  ``defer_loading: true`` as in every example of the documentation. Only gpt-5.4 and later
+  models support ``tool_search``, and they are reasoning models.
 - Functions, and functions inside a ``namespace``, may carry ``defer_loading: true``: the model
   sees a deferred function's name and description, and of a namespace only its name and
   description, until a search loads them. Loaded tools are injected at the end of the context,
   so the cached prefix holds.
+- The next request re-sends the whole ``response.output``: the reasoning items a call came
+  with must come back with it, and every ``function_call`` and ``tool_search_call`` needs its
+  output item.
 - A call to a namespaced function comes back as a ``function_call`` with ``namespace`` and
-  ``name``; ``called_tool_name`` maps it back to the catalog's ``server__tool`` name.
+  ``name`` (a plain function loaded by a search may come back with ``namespace`` equal to its
+  name); ``called_tool_name`` maps it back to the catalog's name.
 
 MCP tools (``catalog_from_mcp``) are grouped into one namespace per server, named as the server
 and holding each tool under its own name; other tools are deferred functions.
 
     tools = responses_tools(catalog)
-    response = client.responses.create(model=..., input=items, tools=tools)
+    response = client.responses.create(model="gpt-5.4", input=items, tools=tools)
+    items += response.output
+    loaded = responses_loaded_tool_names(catalog, items)
     for item in response.output:
         if item.type == "tool_search_call":
-            items += [item, await answer_responses_search(retriever, catalog, item)]
+            items.append(await answer_responses_search(retriever, catalog, item, bound=loaded))
+        elif item.type == "function_call":
+            ...  # run called_tool_name(catalog, item), append its function_call_output
 """
 
 from __future__ import annotations
@@ -36,15 +46,17 @@ from typing import Any
 from toolret.adapters.mcp import SEPARATOR, McpOrigin
 from toolret.adapters.openai import to_openai
 from toolret.catalog import Catalog
-from toolret.find_tools import ToolFinder
-from toolret.selection import MAX_DISCOVERED_TOOLS
+from toolret.find_tools import ToolFinder, unavailable_message
+from toolret.selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason
 from toolret.tool import Tool
+from toolret.transcript import field, search_outputs
 
 __all__ = [
     "SEARCH_PARAMETERS",
     "answer_responses_search",
     "called_tool_name",
     "namespace_of",
+    "responses_loaded_tool_names",
     "responses_tools",
     "tool_search_definition",
 ]
@@ -93,25 +105,20 @@ def namespace_of(tool: Tool) -> tuple[str, str] | None:
 def responses_tools(
     catalog: Catalog,
     *,
-    loaded: Iterable[str] = (),
     namespaces: bool = True,
     namespace_descriptions: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """The ``tools`` array: core tools (and ``loaded``) as functions, the client-executed
-    ``tool_search``, then every other tool deferred: MCP tools in one namespace per server
+    """The ``tools`` array: the core tools as functions, the client-executed ``tool_search``,
+    then every other tool deferred: MCP tools in one namespace per server
     (``namespaces=True``), the rest as deferred functions. Stable bytes for a catalog: send it
-    unchanged for the whole conversation.
+    unchanged for the whole conversation. A search never returns a core tool, so whatever it
+    loads was deferred here.
 
     A namespace's description is ``namespace_descriptions[server]``, else one naming its tools.
     """
-    keep = {tool.name for tool in catalog.core} | set(loaded)
-    eager = [
-        _top_level(definition)
-        for definition in to_openai([t for t in catalog.tools if t.name in keep], "responses")
-    ]
-    rest = [tool for tool in catalog.tools if tool.name not in keep]
+    eager = [_top_level(definition) for definition in to_openai(catalog.core, "responses")]
     descriptions = _descriptions(catalog, namespace_descriptions)
-    deferred = _definitions(rest, namespaces, descriptions, defer=True)
+    deferred = _definitions(catalog.candidates, namespaces, descriptions)
     return [*eager, tool_search_definition(), *deferred]
 
 
@@ -126,47 +133,77 @@ async def answer_responses_search(
     namespace_descriptions: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The ``tool_search_output`` item for a ``tool_search_call``: the best matches for its
-    query (any language), none core or already ``bound``, as definitions to load (MCP tools
-    inside their server's namespace). ``call`` is the SDK's ``ResponseToolSearchCall`` or its
-    dict. No match, bad arguments or a failing finder load nothing; this never raises."""
-    query = _query(_get(call, "arguments"))
+    query (any language), none core or already ``bound`` (the tools the conversation has
+    loaded: ``responses_loaded_tool_names``), as deferred definitions to load (MCP tools inside
+    their server's namespace). ``call`` is the SDK's ``ResponseToolSearchCall`` or its dict.
+    No match, bad arguments, a catalog not indexed yet or a failing finder load nothing (the
+    item has no field to say why; the finder logs it); this never raises."""
+    query = _query(field(call, "arguments"))
     skip = {*bound, *(tool.name for tool in catalog.core)}
     found: list[Tool] = []
     if query:
         try:
             found = await finder.find_tools(catalog, query, bound=skip, limit=limit)
         except Exception:
-            found = []
+            found = FoundTools(reason=Reason.INTERNAL_ERROR)
+    if unavailable_message(found) is not None:
+        found = []
     tools = [t for t in found if t.name in catalog and t.name not in skip][:limit]
     return {
         "type": "tool_search_output",
-        "call_id": _get(call, "call_id"),
+        "call_id": field(call, "call_id"),
         "execution": "client",
         "status": "completed",
-        "tools": _definitions(
-            tools, namespaces, _descriptions(catalog, namespace_descriptions), defer=False
-        ),
+        "tools": _definitions(tools, namespaces, _descriptions(catalog, namespace_descriptions)),
     }
 
 
 def called_tool_name(catalog: Catalog, call: Any) -> str | None:
     """The catalog name of the tool a ``function_call`` item calls (``namespace`` + ``name``,
-    or a plain ``name``); None when the catalog has no such tool."""
-    name, namespace = _get(call, "name"), _get(call, "namespace")
+    or a plain ``name``, which a plain function loaded by a search may carry as its own
+    ``namespace`` too); None when the catalog has no such tool."""
+    name, namespace = field(call, "name"), field(call, "namespace")
     if not isinstance(name, str):
         return None
     if isinstance(namespace, str) and namespace:
         for tool in catalog.tools:
             if namespace_of(tool) == (namespace, name):
                 return tool.name
+        if namespace != name:
+            return None
+    return name if name in catalog else None
+
+
+def responses_loaded_tool_names(catalog: Catalog, items: Sequence[Any]) -> list[str]:
+    """The catalog tools the conversation's ``tool_search_output`` items have loaded, in order,
+    without duplicates: pass them as ``bound`` so a search does not load them again (loaded
+    tools stay in the context for the rest of the conversation)."""
+    names: dict[str, None] = {}
+    for tools in search_outputs(items):
+        for definition in tools:
+            inner = field(definition, "tools")
+            space = field(definition, "name")
+            for function in inner if isinstance(inner, list) else [definition]:
+                name = _catalog_name(catalog, space if inner is not None else None, function)
+                if name is not None:
+                    names.setdefault(name, None)
+    return list(names)
+
+
+def _catalog_name(catalog: Catalog, namespace: Any, function: Any) -> str | None:
+    name = field(function, "name")
+    if not isinstance(name, str):
         return None
+    if isinstance(namespace, str):
+        return called_tool_name(catalog, {"namespace": namespace, "name": name})
     return name if name in catalog else None
 
 
 def _definitions(
-    tools: Sequence[Tool], namespaces: bool, descriptions: Mapping[str, str], *, defer: bool
+    tools: Sequence[Tool], namespaces: bool, descriptions: Mapping[str, str]
 ) -> list[dict[str, Any]]:
-    flag = {"defer_loading": True} if defer else {}
+    """Deferred definitions: plain functions, and one namespace per MCP server."""
+    flag = {"defer_loading": True}
     plain: list[dict[str, Any]] = []
     grouped: dict[str, list[dict[str, Any]]] = {}
     for tool, definition in zip(tools, to_openai(tools, "responses"), strict=True):
@@ -218,9 +255,3 @@ def _query(arguments: Any) -> str | None:
             return None
     query = arguments.get("query") if isinstance(arguments, Mapping) else None
     return query.strip() if isinstance(query, str) and query.strip() else None
-
-
-def _get(value: Any, key: str) -> Any:
-    if isinstance(value, Mapping):
-        return value.get(key)
-    return getattr(value, key, None)

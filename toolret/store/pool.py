@@ -27,7 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError, TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.util import greenlet_spawn
 
-from toolret.errors import SchemaMissingError, StoreError
+from toolret.errors import SchemaMissingError, StoreError, StoreUnavailableError
 from toolret.store.sql import EXACT_LIMIT
 from toolret.store.types import asyncpg_url
 
@@ -41,10 +41,11 @@ __all__ = [
     "StorePool",
     "lock_key",
     "rowcount",
+    "unreachable",
     "xact_lock",
 ]
 
-log = logging.getLogger("toolret")
+log = logging.getLogger("toolret.store")
 
 DEFAULT_EF_SEARCH = 200
 """``hnsw.ef_search``: candidates an HNSW scan keeps. At 100,000 tools with three examples each
@@ -186,7 +187,8 @@ class StorePool:
         except PoolTimeoutError as error:
             raise StoreError(f"connection pool exhausted: {error}") from error
         except self._connect_errors as error:
-            raise StoreError(f"cannot connect to the database ({error}): {CONNECT_FIX}") from error
+            kind = StoreUnavailableError if unreachable(error) else StoreError
+            raise kind(f"cannot connect to the database ({error}): {CONNECT_FIX}") from error
         connection = proxied.driver_connection
         try:
             yield connection
@@ -201,7 +203,9 @@ class StorePool:
                 raise TimeoutError(f"statement timeout: {error}") from error
             if getattr(error, "sqlstate", None) in SCHEMA_SQLSTATES:
                 raise self._schema_missing(error) from error
-            if isinstance(error, (asyncpg.PostgresError, *DISCONNECTS)):
+            if isinstance(error, DISCONNECTS):
+                raise StoreUnavailableError(f"{purpose} failed: {error}") from error
+            if isinstance(error, asyncpg.PostgresError):
                 raise StoreError(f"{purpose} failed: {error}") from error
             raise
         else:
@@ -256,9 +260,25 @@ class StorePool:
             detail = str(cause or error).strip().splitlines()[0]  # not the SQL and the link
             if sqlstate == "42501":  # insufficient privilege
                 raise StoreError(f"{detail}: {READ_ONLY_FIX}") from error
-            raise StoreError(f"database operation failed: {detail}") from error
+            kind = StoreUnavailableError if unreachable(error) else StoreError
+            raise kind(f"database operation failed: {detail}") from error
         except OSError as error:
-            raise StoreError(f"cannot reach the database ({error}): {CONNECT_FIX}") from error
+            raise StoreUnavailableError(
+                f"cannot reach the database ({error}): {CONNECT_FIX}"
+            ) from error
+
+
+def unreachable(error: BaseException) -> bool:
+    """Whether ``error`` (or what it wraps) says the server cannot be reached, rather than
+    that it refused the work: a lost or refused connection, a server starting or stopping."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, (*DISCONNECTS, TimeoutError)):
+            return True
+        if getattr(seen, "connection_invalidated", False):  # SQLAlchemy saw a disconnect
+            return True
+        seen = seen.__cause__ or getattr(seen, "orig", None)
+    return False
 
 
 def _session_intact(error: BaseException, connection: Any) -> bool:

@@ -18,10 +18,18 @@ from pgvector.asyncpg import register_vector
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from toolret.errors import StoreError
+from toolret.errors import StoreError, StoreUnavailableError
 from toolret.profile import DEFAULT_PROFILE, ToolScore
 from toolret.store import corpus_sql
-from toolret.store.pool import CONNECT_FIX, DISCONNECTS, StorePool, lock_key, rowcount, xact_lock
+from toolret.store.pool import (
+    CONNECT_FIX,
+    DISCONNECTS,
+    StorePool,
+    lock_key,
+    rowcount,
+    unreachable,
+    xact_lock,
+)
 from toolret.store.schema import (
     HNSW_MAX_DIMENSION,
     hnsw_index_name,
@@ -269,15 +277,16 @@ class StoreWrites(StorePool):
         try:
             connection = await asyncpg.connect(**parameters, timeout=self._connect_timeout)
         except (asyncpg.PostgresError, *DISCONNECTS, TimeoutError) as error:
-            raise StoreError(
-                f"cannot connect to the database ({error!r}): {CONNECT_FIX}"
-            ) from error
+            kind = StoreUnavailableError if unreachable(error) else StoreError
+            raise kind(f"cannot connect to the database ({error!r}): {CONNECT_FIX}") from error
         try:
             await connection.execute("SET statement_timeout = 0")
             await connection.execute("SELECT pg_advisory_lock($1)", key)
         except BaseException as error:
             connection.terminate()
-            if isinstance(error, (asyncpg.PostgresError, *DISCONNECTS)):
+            if isinstance(error, DISCONNECTS):
+                raise StoreUnavailableError(f"cannot take the indexing lock: {error}") from error
+            if isinstance(error, asyncpg.PostgresError):
                 raise StoreError(f"cannot take the indexing lock: {error}") from error
             raise
         try:

@@ -3,8 +3,9 @@
 It owns all embedding of tool descriptions: a ``reindex`` job per (model, corpus hash), a
 deploy trigger at startup and an hourly cron that re-checks configured catalogs and collects
 garbage. The request path never embeds a document. Deploy it with ``arq
-workers.WorkerSettings`` from a checkout or image, or ``arq toolret.worker.WorkerSettings``
-from an installed ``toolret[worker]``.
+toolret.worker.WorkerSettings`` from an installed ``toolret[worker]`` (``arq
+workers.WorkerSettings`` names the same settings from a checkout). It waits out Redis and
+Postgres outages (``toolret.worker.outage``).
 """
 
 from toolret.extras import require

@@ -5,18 +5,26 @@ this job is the only writer of the feedback tables. When the turn opted into lea
 (``TOOLRET_LEARN=1`` in the application, or ``report_turn(..., learn=True)``) and had a miss,
 the same job runs a promotion over the corpus's unconsidered misses: the learned layer grows in
 one transaction per run. Promotion waits for the corpus to be published; its misses wait too.
+While Postgres cannot be reached the job is retried a few times, then dropped (feedback is
+best-effort: it never holds up the worker), with one log line per outage, not a traceback.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
+from arq import Retry
+
+from toolret.errors import StoreUnavailableError
 from toolret.feedback.learning import LearningPolicy
 from toolret.feedback.signals import TurnFeedback
 from toolret.feedback.store import FeedbackStore
 from toolret.metrics import record_promoted
 from toolret.profile import DEFAULT_PROFILE, profile_of
+from toolret.worker.jobs import RETRY_BASE, retry_delay
+from toolret.worker.outage import Dependency
 
 __all__ = ["record_feedback"]
 
@@ -30,7 +38,14 @@ async def record_feedback(ctx: dict[str, Any], payload: dict[str, Any]) -> dict[
     """
     feedback = TurnFeedback.from_payload(payload)
     store = FeedbackStore(ctx["store"])
-    turn = await store.record(feedback)
+    postgres: Dependency = ctx.get("postgres") or Dependency("Postgres")
+    try:
+        turn = await store.record(feedback)
+    except StoreUnavailableError as error:
+        postgres.down(error)
+        base: timedelta = ctx.get("retry_base", RETRY_BASE)
+        raise Retry(defer=retry_delay(ctx.get("job_try", 1), base)) from error
+    postgres.up()
     result: dict[str, Any] = {
         "turn": turn,
         "hits": len(feedback.hits),

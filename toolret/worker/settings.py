@@ -1,4 +1,4 @@
-"""``WorkerSettings`` for ``arq workers.WorkerSettings``, and the resources the worker holds.
+"""``WorkerSettings`` for ``arq toolret.worker.WorkerSettings``, and what the worker holds.
 
 Configuration comes from the same environment as the client (``toolret.settings``): Redis
 from ``REDIS_URL``, the database from ``DATABASE_URL``, the embedder from ``GEMINI_API_KEY`` /
@@ -12,6 +12,14 @@ reindex job for each. It enqueues rather than indexes inline so the worker start
 answering its health check) at once, and so several replicas starting together run one job per
 corpus. A catalog spec that cannot be loaded stops the worker: a deploy with a broken
 configuration should fail where it is deployed.
+
+Outages do not stop it. Once connected, the worker waits out Redis going away
+(``toolret.worker.outage``) and a reindex job waits out Postgres; each logs one line when the
+dependency goes and one when it is back. ``arq --check toolret.worker.WorkerSettings`` passes
+while the worker's loop runs and reaches Redis (arq's health key, refreshed every
+``health_check_interval`` seconds) and fails within arq's five connection tries when Redis
+cannot be reached. A worker asked to stop during a Redis outage finishes when Redis is back or
+its supervisor kills it; nothing is lost either way (its jobs run again).
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from toolret.feedback.sender import FEEDBACK_FUNCTION
 from toolret.queue import (
     QUEUE_NAME,
     REINDEX_FUNCTION,
+    describe_redis,
     enqueue_reindex,
     redis_settings as redis_settings_from_url,
 )
@@ -37,20 +46,42 @@ from toolret.settings import Settings, make_embedder
 from toolret.store.vector_store import VectorStore
 from toolret.worker.cron import maintain
 from toolret.worker.feedback import record_feedback
-from toolret.worker.jobs import MAX_TRIES, reindex
+from toolret.worker.jobs import OUTAGE_TRIES, reindex
+from toolret.worker.outage import OUTAGE_ERRORS, Dependency, PatientRetry
 
-__all__ = ["REINDEX_TIMEOUT", "WorkerSettings", "shutdown", "startup"]
+__all__ = [
+    "FEEDBACK_TIMEOUT",
+    "JOB_TIMEOUT",
+    "WorkerSettings",
+    "shutdown",
+    "startup",
+    "worker_redis_settings",
+]
 
 log = logging.getLogger("toolret.worker")
 
-REINDEX_TIMEOUT = 1800
-"""Seconds one reindex run may take. A killed worker's job is picked up again this long (plus
-10 s) after it started, when arq's in-progress marker expires."""
-MAINTAIN_TIMEOUT = 1800
+_settings = Settings()
+JOB_TIMEOUT = _settings.job_timeout
+"""Seconds one reindex or maintenance run may take (``TOOLRET_JOB_TIMEOUT``, default 1800),
+read when the worker is imported. arq keeps a running job's in-progress marker for the longest
+job timeout plus 10 s, so a killed worker's job is picked up again that long after it started."""
+FEEDBACK_TIMEOUT = min(60.0, JOB_TIMEOUT)
+"""Seconds one feedback job may take: a minute, or less under a shorter ``JOB_TIMEOUT``, so a
+short configured timeout shortens the in-progress marker too."""
+
+
+def worker_redis_settings(redis_url: str) -> RedisSettings:
+    """arq's settings for the worker's Redis: up to five tries a second apart at start-up
+    (arq's), then, once connected, every command waits out an outage (``PatientRetry``)."""
+    settings = redis_settings_from_url(redis_url)
+    settings.retry = PatientRetry(Dependency("Redis", describe_redis(redis_url)))
+    settings.retry_on_error = list(OUTAGE_ERRORS)
+    return settings
 
 
 async def startup(ctx: dict[str, Any]) -> None:
     """Create the embedder and the store, load the configured catalogs, enqueue their reindex."""
+    _log_beside_arq()
     settings: Settings = ctx.setdefault("settings", Settings())
     owned: list[Any] = ctx.setdefault("owned", [])
     if "embedder" not in ctx:
@@ -61,8 +92,12 @@ async def startup(ctx: dict[str, Any]) -> None:
             raise ConfigurationError(
                 "the worker needs DATABASE_URL: the Postgres (with pgvector) the application reads"
             )
-        ctx["store"] = VectorStore.from_url(settings.database_url)
+        # A pooled connection is tested before use: after a Postgres restart the first try
+        # of a job must not be spent on a connection the old server closed.
+        ctx["store"] = VectorStore.from_url(settings.database_url, pool_pre_ping=True)
         owned.append(ctx["store"])
+    if "postgres" not in ctx:
+        ctx["postgres"] = Dependency("Postgres", _describe_store(ctx["store"]))
     ctx["catalogs"] = [load_catalog(spec) for spec in settings.catalogs]
     for spec, catalog in zip(settings.catalogs, ctx["catalogs"], strict=True):
         queued = await enqueue_reindex(ctx["redis"], catalog, ctx["embedder"])
@@ -83,7 +118,7 @@ async def shutdown(ctx: dict[str, Any]) -> None:
 
 
 class WorkerSettings:
-    """arq's settings for the toolret worker (``arq workers.WorkerSettings``).
+    """arq's settings for the toolret worker (``arq toolret.worker.WorkerSettings``).
 
     arq reads only attributes that name a ``Worker`` parameter and silently ignores the rest;
     tests/test_worker_settings.py checks that every attribute here is one it reads.
@@ -94,17 +129,23 @@ class WorkerSettings:
             reindex,
             name=REINDEX_FUNCTION,
             keep_result=0,
-            max_tries=MAX_TRIES,
-            timeout=REINDEX_TIMEOUT,
+            max_tries=OUTAGE_TRIES,
+            timeout=JOB_TIMEOUT,
         ),
-        func(record_feedback, name=FEEDBACK_FUNCTION, keep_result=0, max_tries=3, timeout=60),
+        func(
+            record_feedback,
+            name=FEEDBACK_FUNCTION,
+            keep_result=0,
+            max_tries=3,
+            timeout=FEEDBACK_TIMEOUT,
+        ),
     ]
     cron_jobs: ClassVar[list[CronJob]] = [
-        cron(maintain, name="maintain", minute=17, unique=True, timeout=MAINTAIN_TIMEOUT)
+        cron(maintain, name="maintain", minute=17, unique=True, timeout=JOB_TIMEOUT)
     ]
     queue_name = QUEUE_NAME
-    redis_settings: RedisSettings = redis_settings_from_url(
-        Settings().redis_url or "redis://localhost:6379"
+    redis_settings: RedisSettings = worker_redis_settings(
+        _settings.redis_url or "redis://localhost:6379"
     )
     on_startup = startup
     on_shutdown = shutdown
@@ -114,3 +155,24 @@ class WorkerSettings:
     # reindex failed (even after its last retry, which arq records with the worker's setting,
     # not the function's) must be askable again at once.
     keep_result = 0
+
+
+def _log_beside_arq() -> None:
+    """Under the ``arq`` command, write toolret's log lines where arq writes its own.
+
+    arq configures a handler for its own loggers only, so without this the worker's info lines
+    (a catalog indexed, a dependency back) would be dropped. An application that configured
+    logging (any handler on the root or the ``toolret`` logger) keeps its own configuration.
+    """
+    ours, arq = logging.getLogger("toolret"), logging.getLogger("arq")
+    if ours.handlers or logging.getLogger().handlers or not arq.handlers:
+        return
+    for handler in arq.handlers:
+        ours.addHandler(handler)
+    if ours.level == logging.NOTSET:
+        ours.setLevel(logging.INFO)
+
+
+def _describe_store(store: Any) -> str:
+    engine = getattr(store, "engine", None)
+    return "" if engine is None else engine.url.render_as_string(hide_password=True)

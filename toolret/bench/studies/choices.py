@@ -1,9 +1,6 @@
-"""The comparisons behind each ranking choice, re-runnable for any embedder.
-
-``toolret eval --bench DIR --study template|role|score|hybrid`` measures, on the tuning sets only
-(the benchmark folders and the roster's tuning half, never its held-back half), every candidate
-value of one choice with the others held at what the embedder declares, through the real
-in-memory retriever (which scores exactly as the client's SQL does):
+"""The studies behind a model's ``RetrievalProfile``: document template, example role, tool
+score, hybrid weight; each through the real in-memory retriever (which scores exactly as the
+client's SQL does), every candidate with the other choices held at what the embedder declares.
 
 - ``template``: which fields the description document holds, in which order, how joined, the
   name as words or raw or not at all; with and without examples;
@@ -13,30 +10,26 @@ in-memory retriever (which scores exactly as the client's SQL does):
   weights 0.3-0.9; descriptions alone as the reference;
 - ``hybrid``: dense, BM25, and dense plus BM25 at several weights, with and without examples.
 
-The criterion, fixed before measuring: **mean MRR over every (set, language)**, each weighted
-equally (and over both example configurations where a study has both). MRR rewards the right
-tool near the top, which every cut-off the client might use shares. A choice is made by editing
-the embedder's ``RetrievalProfile`` (and ``example_role``) to the winner; the held-back half is
-then reported as it falls.
+Criterion: mean MRR over every (set, language) (``StudyResult.criterion``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from statistics import mean
+from dataclasses import replace
 
 from toolret.bench.data import BenchSet
 from toolret.bench.memo import MemoEmbedder
-from toolret.bench.results import TIME_BUDGET, RankMetrics, rank_metrics, ranker
+from toolret.bench.results import TIME_BUDGET, rank_metrics, ranker
+from toolret.bench.studies.result import StudyResult, StudyRow, Variant
 from toolret.memory import InMemoryRetriever
 from toolret.profile import LEGACY_PROFILE, MAX_SCORE, RetrievalProfile, ToolScore
 from toolret.settings import RetrievalMode
 from toolret.tool import LEGACY_TEMPLATE, Role
 
-__all__ = ["STUDIES", "TEMPLATES", "StudyResult", "StudyRow", "Variant", "run_study"]
+__all__ = ["PROFILE_STUDIES", "TEMPLATES", "run_profile_study"]
 
-STUDIES = ("template", "role", "score", "hybrid")
+PROFILE_STUDIES = ("template", "role", "score", "hybrid")
 
 TEMPLATES: tuple[tuple[str, str], ...] = (
     ("name⏎description⏎keywords⏎category (legacy)", LEGACY_TEMPLATE),
@@ -50,6 +43,8 @@ TEMPLATES: tuple[tuple[str, str], ...] = (
     ("description⏎keywords⏎name", "{description}\n{keywords}\n{name}"),
     ("keywords⏎description", "{keywords}\n{description}"),
     ("keywords⏎description⏎category", "{keywords}\n{description}\n{category}"),
+    ("keywords⏎description⏎parameters", "{keywords}\n{description}\n{parameters}"),
+    ("name: description⏎parameters", "{name}: {description}\n{parameters}"),
 )
 """The templates compared. (A newline and a space read the same to an E5 tokenizer; colons
 and full stops do not.)"""
@@ -66,71 +61,28 @@ SCORES: tuple[ToolScore, ...] = (
 """The scores compared. Weights up to 0.9 and the best five examples are there for the bundled
 model's English top-1 on the roster (issue 11): a heavier description might keep examples from
 costing precision. On the tuning sets none did better than 0.5 and the best two."""
-LEXICAL_WEIGHTS = (0.01, 0.02, 0.03, 0.05)
+LEXICAL_WEIGHTS = (0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.05, 0.08, 0.1)
 BEFORE = "before: legacy template, max, examples as documents"
 SINGLE_MODES: tuple[RetrievalMode, ...] = ("dense", "bm25")
 
 
-@dataclass(frozen=True)
-class Variant:
-    """One candidate configuration: what ``choice`` it stands for, and how it is run."""
-
-    choice: str
-    example_role: Role
-    profile: RetrievalProfile
-    mode: RetrievalMode = "dense"
-    examples: bool = True
-
-
-@dataclass(frozen=True)
-class StudyRow:
-    """One variant on one (set, language)."""
-
-    variant: Variant
-    bench: str
-    language: str
-    metrics: RankMetrics
-
-
-@dataclass(frozen=True)
-class StudyResult:
-    """One study for one embedder: every variant on every tuning (set, language)."""
-
-    study: str
-    embedder: str
-    question: str
-    rows: tuple[StudyRow, ...]
-    current: str
-    """The choice the embedder makes today."""
-
-    @property
-    def choices(self) -> list[str]:
-        return list(dict.fromkeys(row.variant.choice for row in self.rows))
-
-    def criterion(self, choice: str) -> float:
-        """Mean MRR over the choice's rows: every (set, language, example configuration)."""
-        return mean(row.metrics.mrr for row in self.rows if row.variant.choice == choice)
-
-    @property
-    def winner(self) -> str:
-        return max(self.choices, key=self.criterion)
-
-
-async def run_study(
+async def run_profile_study(
     study: str, memo: MemoEmbedder, sets: Sequence[BenchSet], *, k: int
 ) -> StudyResult:
     """Measure every variant of ``study`` on ``sets`` (tuning sets only)."""
-    if any(not bench.tuning for bench in sets):
-        raise ValueError("studies run on tuning sets only; the held-back half is never tuned on")
     role, profile = memo.example_role, memo.profile
     variants, question, current = _variants(study, role, profile)
     catalogs = {
-        (bench.name, flag): bench.catalog(examples=flag) for bench in sets for flag in (True, False)
+        (bench.name, flag): bench.catalog(examples=flag)
+        for bench in sets
+        for flag in bench.example_flags
     }
     rows: list[StudyRow] = []
     for variant in variants:
         embedder = memo.variant(example_role=variant.example_role, profile=variant.profile)
         for bench in sets:
+            if (bench.name, variant.examples) not in catalogs:
+                continue  # no examples to measure with
             catalog = catalogs[(bench.name, variant.examples)]
             retriever = InMemoryRetriever(embedder, mode=variant.mode, k=k, time_budget=TIME_BUDGET)
             await retriever.index(catalog)
@@ -202,7 +154,7 @@ def _variants(study: str, role: Role, profile: RetrievalProfile) -> tuple[list[V
             "the catalog? Without and with examples."
         )
         return variants, question, f"hybrid, weight {profile.lexical_weight:g}"
-    raise ValueError(f"unknown study {study!r}; use one of {STUDIES}")
+    raise ValueError(f"unknown study {study!r}; use one of {PROFILE_STUDIES}")
 
 
 def _score_label(score: ToolScore) -> str:

@@ -1,7 +1,7 @@
 """Per-tool summary vectors: the blended score through one nearest-neighbour scan.
 
-Revision ID: 0004
-Revises: 0003 (corpus documents by tool)
+Revision ID: 0005
+Revises: 0004 (registered catalogs)
 Create Date: 2026-12-01
 
 A tool's blended score (its description and the mean of its best few examples) is the largest
@@ -34,8 +34,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0004"
-down_revision: str | Sequence[str] | None = "0003"
+revision: str = "0005"
+down_revision: str | Sequence[str] | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,14 @@
+"""``toolret gateway``: one MCP server in front of many, answering find_tools through toolret.
+
+Needs ``toolret[gateway]`` (the MCP SDK's server and client, 2.x).
+
+- ``config``: the ``mcpServers`` JSON MCP clients already use (stdio and streamable HTTP).
+- ``upstream``: one upstream server kept connected, listed and watched by a supervisor task.
+- ``gateway``: every upstream's tools in one catalog, indexed; find_tools and call routing.
+- ``server``: the MCP server clients talk to, over stdio and streamable HTTP (with probes).
+- ``runner``: what ``toolret gateway`` runs.
+"""
+
+from toolret.extras import require
+
+require("gateway", "mcp", "starlette", "uvicorn", purpose="toolret gateway")

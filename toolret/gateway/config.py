@@ -1,0 +1,138 @@
+"""The gateway's configuration: the ``mcpServers`` JSON that MCP clients already use.
+
+    {
+      "mcpServers": {
+        "github": {"command": "github-mcp-server", "args": ["stdio"], "env": {"GITHUB_TOKEN": "…"}},
+        "linear": {"url": "https://mcp.linear.app/mcp", "headers": {"Authorization": "Bearer …"}}
+      },
+      "core": ["github__get_me"]
+    }
+
+A server with ``command`` is started as a child process and spoken to over stdio; one with
+``url`` over streamable HTTP (``type`` may say ``stdio``, ``http`` or ``streamable-http``; the
+older SSE transport is refused). VS Code's ``servers`` key is read like ``mcpServers``.
+``core`` names the upstream tools always exposed, as the catalog names them (``server__tool``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolret.errors import ConfigurationError
+
+__all__ = ["GatewayConfig", "UpstreamConfig", "parse_config", "read_config"]
+
+_HTTP_TYPES = ("http", "streamable-http", "streamableHttp", "streamable_http")
+
+
+@dataclass(frozen=True)
+class UpstreamConfig:
+    """One upstream MCP server: a command (stdio) or a URL (streamable HTTP)."""
+
+    name: str
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def transport(self) -> str:
+        """``stdio`` or ``http``."""
+        return "stdio" if self.command is not None else "http"
+
+    def __repr__(self) -> str:  # env and headers hold secrets
+        where = self.command if self.command is not None else self.url
+        return f"UpstreamConfig({self.name!r}, {self.transport}, {where!r})"
+
+
+@dataclass(frozen=True)
+class GatewayConfig:
+    """Every upstream, and the tools always exposed."""
+
+    upstreams: tuple[UpstreamConfig, ...]
+    core: tuple[str, ...] = ()
+
+
+def read_config(path: str | Path) -> GatewayConfig:
+    """Read a JSON file; ``ConfigurationError`` naming the file and what is wrong."""
+    file = Path(path)
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ConfigurationError(f"cannot read the gateway's mcpServers {file}: {error}") from error
+    try:
+        return parse_config(data)
+    except ConfigurationError as error:
+        raise ConfigurationError(f"{file}: {error}") from error
+
+
+def parse_config(data: Any) -> GatewayConfig:
+    """The configuration in ``data`` (the parsed JSON)."""
+    if not isinstance(data, Mapping):
+        raise ConfigurationError('expected a JSON object with "mcpServers"')
+    servers = data.get("mcpServers", data.get("servers"))
+    if not isinstance(servers, Mapping) or not servers:
+        raise ConfigurationError('"mcpServers" must be an object naming at least one server')
+    upstreams = tuple(_upstream(str(name), entry) for name, entry in servers.items())
+    core = data.get("core", [])
+    if not isinstance(core, list) or not all(isinstance(name, str) for name in core):
+        raise ConfigurationError('"core" must be a list of tool names (server__tool)')
+    return GatewayConfig(upstreams, tuple(core))
+
+
+def _upstream(name: str, entry: Any) -> UpstreamConfig:
+    where = f"mcpServers.{name}"
+    if not name:
+        raise ConfigurationError("a server in mcpServers has an empty name")
+    if not isinstance(entry, Mapping):
+        raise ConfigurationError(f"{where} must be an object with command or url")
+    kind = entry.get("type")
+    if kind == "sse":
+        raise ConfigurationError(
+            f"{where}: the SSE transport is not supported; use the server's streamable HTTP "
+            "endpoint (type http)"
+        )
+    command, url = entry.get("command"), entry.get("url")
+    if (command is None) == (url is None):
+        raise ConfigurationError(f"{where} needs exactly one of command (stdio) and url (http)")
+    if command is not None:
+        if not isinstance(command, str) or not command or kind not in (None, "stdio"):
+            raise ConfigurationError(f"{where}.command must be a string (type stdio)")
+        return UpstreamConfig(
+            name,
+            command=command,
+            args=tuple(_strings(entry.get("args", []), f"{where}.args")),
+            env=_string_map(entry.get("env", {}), f"{where}.env"),
+            cwd=_optional_string(entry.get("cwd"), f"{where}.cwd"),
+        )
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        raise ConfigurationError(f"{where}.url must be an http:// or https:// URL")
+    if kind not in (None, *_HTTP_TYPES):
+        raise ConfigurationError(f"{where}.type {kind!r} is not stdio or http")
+    return UpstreamConfig(
+        name, url=url, headers=_string_map(entry.get("headers", {}), f"{where}.headers")
+    )
+
+
+def _strings(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigurationError(f"{where} must be a list of strings")
+    return value
+
+
+def _string_map(value: Any, where: str) -> dict[str, str]:
+    if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in value.values()):
+        raise ConfigurationError(f"{where} must map names to strings")
+    return {str(key): item for key, item in value.items()}
+
+
+def _optional_string(value: Any, where: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise ConfigurationError(f"{where} must be a string")
+    return value
