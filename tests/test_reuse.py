@@ -83,6 +83,26 @@ async def test_a_message_asked_again_is_answered_with_the_selection_made(indexed
     assert (deeper.mode, deeper.reason) == (Mode.FULL, Reason.TIMEOUT)
 
 
+async def test_a_reported_turn_ends_the_reuse_of_its_message(indexed: str) -> None:
+    """``report_turn`` ends the turn: the same message asked afterwards goes to the database
+    (so an example learned from the report counts), another kept message still does not."""
+    catalog = crm_catalog()
+    other = "Export the deals to a CSV file"
+    async with _client(indexed) as client:
+        first = await client.select(catalog, MESSAGE)
+        assert (await client.select(catalog, other)).mode is Mode.NARROWED
+        transcript = [
+            {"role": "user", "content": MESSAGE},
+            {"role": "assistant", "tool_calls": [{"id": "1", "function": {"name": "add_comment"}}]},
+        ]
+        assert await client.report_turn(catalog, first, transcript) is False  # no Redis
+        async with _Locked(indexed):
+            again = await client.select(catalog, MESSAGE)
+            kept = await client.select(catalog, other)
+        assert (again.mode, again.reason) == (Mode.FULL, Reason.TIMEOUT)
+        assert kept.mode is Mode.NARROWED
+
+
 async def test_with_reuse_off_every_selection_asks_the_database(indexed: str) -> None:
     catalog = crm_catalog()
     async with _client(indexed, reuse=0) as client:

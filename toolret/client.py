@@ -56,6 +56,7 @@ from toolret.settings import RetrievalMode, Settings, make_embedder, retrieval_m
 from toolret.store.sql import EXACT_LIMIT, CatalogQuery
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
+from toolret.transcript import latest_human_text
 from toolret.worker_asks import WorkerAsks
 
 if TYPE_CHECKING:  # imported where used: Redis and arq are optional
@@ -352,18 +353,22 @@ class ToolRetrievalClient:
         tools the model called. Fire-and-forget through the worker's queue, with the query
         vector this client already computed (``toolret.feedback.sender``); nothing when
         ``REDIS_URL`` is unset. ``learn`` (default ``TOOLRET_LEARN``) opts this catalog into
-        learned example vectors. True if the report was queued.
+        learned example vectors. True if the report was queued. It also ends the turn: the
+        message asked again afterwards is ranked afresh (``toolret.reuse``).
         """
-        if self.redis_url is None or self._closed:
-            return False
         try:
+            items = list(transcript)
+            if message is not None or not all(isinstance(item, str) for item in items):
+                self._forget(latest_human_text(items) if message is None else message)
+            if self.redis_url is None or self._closed:
+                return False
             if self._feedback is None:
                 module = importlib.import_module("toolret.feedback.sender")
                 self._feedback = module.FeedbackSender(self.redis_url)
             return self._feedback.report(
                 catalog,
                 selection,
-                transcript,
+                items,
                 embedder=self.embedder,
                 k=self.k,
                 message=message,
@@ -404,6 +409,11 @@ class ToolRetrievalClient:
             raise EmbedderError(f"embedding the query failed: {error!r}") from error
         finally:
             record_step("embed", (time.perf_counter() - started) * 1000)
+
+    def _forget(self, message: str) -> None:
+        """The turn has ended: its message is ranked afresh when asked again."""
+        self._selections.forget(message)
+        self._rankings.forget(message)
 
     def _ask_worker(self, catalog: Catalog, corpus_hash: str) -> None:
         if not self._closed and self._raw_embedder is not None:

@@ -14,7 +14,8 @@ human message. The query embedding is cached already; these caches keep the rest
   ranking is exact to a known depth, so whatever is outside that top ranks below all of it.
 
 Both are bounded (least recently used entries go first) and keyed by a digest of the text, so a
-pasted megabyte is not kept.
+pasted megabyte is not kept. A turn ends with ``report_turn``: what was kept for its message is
+dropped, so the same message asked afterwards is ranked afresh (with any example learned since).
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ class RecentSelections:
             return None
         return entry[1]
 
+    def forget(self, message: str) -> None:
+        """Drop what is kept for ``message`` (its turn has ended: ``report_turn``)."""
+        digest = _digest(message)
+        for key in [key for key in self._entries if key[1] == digest]:
+            self._entries.pop(key, None)
+
     def keep(self, catalog: Catalog, message: str, k: int, selection: Selection) -> None:
         """Keep a narrowed selection in which every tool was ranked; ignore anything else."""
         if self.seconds <= 0 or selection.mode is not Mode.NARROWED or selection.unranked:
@@ -99,6 +106,12 @@ class RecentRankings:
             if skipped <= wider and sum(n not in wider for n in kept.top) >= limit:
                 return kept.ranking
         return None
+
+    def forget(self, text: str) -> None:
+        """Drop the rankings kept for ``text``."""
+        digest = _digest(text)
+        for entry in [entry for entry in self._entries if entry[1] == digest]:
+            self._entries.pop(entry, None)
 
     def keep(
         self,

@@ -65,7 +65,7 @@ from toolret.store.sql import EXACT_LIMIT, CatalogQuery, exact_sql
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
 
-OUT = Path(__file__).resolve().parent / "out" / "bench_select.json"
+OUT = Path(__file__).resolve().parents[1] / "out" / "bench_select.json"
 LEVELS = (44, 1_000, 10_000, 100_000)
 K = 12
 
