@@ -31,8 +31,8 @@ eval: $(STAMP)  ## recall and narrowing per language and mode, cache stability, 
 	$(BIN)/python -m evals.studies.cache_stability
 	$(BIN)/python -m evals.studies.learning
 
-bench: $(STAMP)  ## request-path latency and throughput against in-process baselines
-	$(BIN)/python -m evals.perf
+bench: $(STAMP)  ## request-path latency and throughput against in-process baselines (BENCH=--million: a 1,000,000-vector level)
+	$(BIN)/python -m evals.perf $(BENCH)
 
 lock:  ## re-resolve constraints.txt: the newest versions pyproject.toml allows, in a fresh venv
 	rm -rf .lock-venv

@@ -276,8 +276,10 @@ async def publish_random(
     dimension: int = 384,
     example_role: Role = "query",
     vectors: dict[str, np.ndarray] | None = None,
+    score: ToolScore = DEFAULT_PROFILE.score,
 ) -> dict[str, np.ndarray]:
-    """Give every document of the catalog a random vector (unless given), write and publish."""
+    """Give every document of the catalog a random vector (unless given), write and publish,
+    and build the model's index for ``score``, as indexing does (a blend: summary vectors)."""
     documents = catalog.documents(example_role)
     vectors = dict(vectors or {})
     fresh = [doc.key for _, doc in documents if doc.key not in vectors]
@@ -286,8 +288,9 @@ async def publish_random(
         vectors[key] = vector
     await write_vectors(store, catalog, model_id, vectors, example_role=example_role)
     corpus = catalog.corpus_hash(model_id, example_role)
-    await store.publish(model_id, corpus, [(name, doc.key) for name, doc in documents])
-    await store.ensure_index(model_id, dimension)  # after the rows: one bulk build
+    pairs = [(name, doc.key) for name, doc in documents]
+    await store.publish(model_id, corpus, pairs, score=score)
+    await store.ensure_index(model_id, dimension, score=score)  # after the rows: one bulk build
     return vectors
 
 
@@ -307,7 +310,7 @@ def exact_scores(
         description = next(cosines[doc.key] for doc in documents if doc.kind == "description")
         examples = sorted(cosines[doc.key] for doc in documents if doc.kind == "example")[::-1]
         if score.kind == "max":
-            scores[tool.name] = max(description, *examples)
+            scores[tool.name] = max([description, *examples])
         elif examples:
             best = examples[: score.examples]
             weight = score.description_weight

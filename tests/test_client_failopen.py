@@ -66,8 +66,9 @@ async def test_a_server_stopped_mid_test_sends_the_full_roster(
 ) -> None:
     server = private_pg()
     budget = 5.0
+    # reuse=0: each selection goes to the (stopped) database, not to the one made before
     async with ToolRetrievalClient(
-        server.url(), embedder=BundledE5Embedder(), k=K, time_budget=budget
+        server.url(), embedder=BundledE5Embedder(), k=K, time_budget=budget, reuse=0
     ) as client:
         await client.index(crm_catalog())
         before, _ = await _timed_select(client)
@@ -128,8 +129,8 @@ async def test_at_the_default_budget_a_taken_pool_is_waited_on_for_a_quarter_of_
     budget, then the selection falls open with ``store_error``, well before the budget
     itself would end it with ``timeout``."""
     async with ToolRetrievalClient(
-        database_url, embedder=BundledE5Embedder(), k=K, pool_size=1, max_overflow=0
-    ) as client:
+        database_url, embedder=BundledE5Embedder(), k=K, pool_size=1, max_overflow=0, reuse=0
+    ) as client:  # reuse=0: the same message again goes to the pool
         assert client.time_budget == DEFAULT_TIME_BUDGET
         await client.index(crm_catalog())
         warm, _ = await _timed_select(client)  # the message's vector is now cached

@@ -20,11 +20,12 @@ from tests.fixtures_pg import PgServer
 from tests.tools import crm_catalog
 from toolret import BundledE5Embedder, Settings, StoreError
 from toolret.backoff import Backoff
-from toolret.client import REASK_AFTER, REASK_AT_MOST, ToolRetrievalClient
+from toolret.client import ToolRetrievalClient
 from toolret.queue import QUEUE_NAME, redis_settings
 from toolret.selection import Mode, Reason
 from toolret.store.schema import READER_ROLE
 from toolret.store.vector_store import VectorStore
+from toolret.worker_asks import REASK_AFTER, REASK_AT_MOST
 
 K = 3
 BUDGET = 30.0

@@ -45,6 +45,8 @@ from toolret.store.vector_store import VectorStore
 
 K = 3
 MESSAGE = "Delete the duplicate contact for Acme Corp"
+"""Asked again and again: every client here runs with ``reuse=0``, so each selection goes to
+the database step under test rather than to the one made for it a moment before."""
 DEADLINE = 120.0
 """Seconds a test waits for a recovery step (a worker run, a server start) before failing."""
 REPO = Path(__file__).resolve().parent.parent
@@ -108,6 +110,7 @@ async def test_a_server_side_statement_cancel_keeps_the_pooled_connection(
     async with ToolRetrievalClient(
         database_url,
         embedder=BundledE5Embedder(),
+        reuse=0,
         k=K,
         time_budget=budget,
         pool_size=1,
@@ -136,6 +139,7 @@ async def test_by_default_the_server_cancels_before_the_budget_runs_out(
     async with ToolRetrievalClient(
         database_url,
         embedder=BundledE5Embedder(),
+        reuse=0,
         k=K,
         time_budget=budget,
         pool_size=1,
@@ -166,6 +170,7 @@ async def test_a_client_side_timeout_mid_query_never_returns_a_busy_connection(
     async with ToolRetrievalClient(
         database_url,
         embedder=BundledE5Embedder(),
+        reuse=0,
         k=K,
         time_budget=budget,
         pool_size=1,
@@ -194,7 +199,7 @@ async def test_an_unmigrated_database_says_schema_missing_once_and_recovers_afte
     budget = 10.0
     caplog.set_level(logging.DEBUG, logger="toolret")
     async with ToolRetrievalClient(
-        empty_database_url, embedder=BundledE5Embedder(), k=K, time_budget=budget
+        empty_database_url, embedder=BundledE5Embedder(), reuse=0, k=K, time_budget=budget
     ) as client:
         for _ in range(3):
             selection, wall = await _timed_select(client)
@@ -215,7 +220,9 @@ async def test_indexing_into_an_unmigrated_database_names_the_fix(
 ) -> None:
     from toolret import SchemaMissingError
 
-    async with ToolRetrievalClient(empty_database_url, embedder=BundledE5Embedder(), k=K) as client:
+    async with ToolRetrievalClient(
+        empty_database_url, embedder=BundledE5Embedder(), reuse=0, k=K
+    ) as client:
         with pytest.raises(SchemaMissingError, match="toolret db upgrade"):
             await client.index(crm_catalog())
 
@@ -224,7 +231,7 @@ async def test_an_outdated_schema_is_schema_missing(database_url: str) -> None:
     """A column the statements read is gone, as in a database one migration behind."""
     budget = 10.0
     async with ToolRetrievalClient(
-        database_url, embedder=BundledE5Embedder(), k=K, time_budget=budget
+        database_url, embedder=BundledE5Embedder(), reuse=0, k=K, time_budget=budget
     ) as client:
         await client.index(crm_catalog())
         owner = await asyncpg.connect(database_url)
@@ -307,6 +314,7 @@ async def test_with_redis_down_selections_are_unaffected_and_the_request_is_retr
     async with ToolRetrievalClient(
         store=store,
         embedder=embedder,
+        reuse=0,
         redis_url=private_redis.url,
         k=K,
         time_budget=budget,
@@ -342,6 +350,7 @@ async def test_a_redis_restart_loses_nothing_the_client_still_needs(
     async with ToolRetrievalClient(
         store=store,
         embedder=BundledE5Embedder(),
+        reuse=0,
         redis_url=private_redis.url,
         k=K,
         time_budget=budget,
@@ -369,6 +378,7 @@ async def test_a_garbage_collected_corpus_is_asked_for_again(
     async with ToolRetrievalClient(
         store=store,
         embedder=embedder,
+        reuse=0,
         redis_url=redis_url,
         k=K,
         time_budget=budget,
@@ -400,7 +410,7 @@ async def test_postgres_stopped_and_restarted_mid_traffic(
     phase = "before"
     done = asyncio.Event()
     async with ToolRetrievalClient(
-        server.url(), embedder=BundledE5Embedder(), k=K, time_budget=budget
+        server.url(), embedder=BundledE5Embedder(), reuse=0, k=K, time_budget=budget
     ) as client:
         await client.index(crm_catalog())
         await client.embedder.embed_query(MESSAGE)  # cached: the database is what is tested
@@ -473,6 +483,7 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_the_client_reco
     async with ToolRetrievalClient(
         store=store,
         embedder=embedder,
+        reuse=0,
         redis_url=redis_url,
         k=K,
         time_budget=budget,
@@ -490,15 +501,19 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_the_client_reco
             stderr=asyncio.subprocess.DEVNULL,
         )
         try:
+            keys = {doc.key for _, doc in catalog.documents(embedder.example_role)}
+
+            async def written() -> int:
+                return len(keys) - len(await store.missing(embedder.model_id, keys))
 
             async def stalled() -> bool:
+                # stalled embedding the next batch, and the batch before it written (the
+                # write runs while the model embeds the next)
                 assert process.returncode is None, "the worker exited early"
-                return marker.exists()
+                return marker.exists() and await written() > 0
 
             await _until(stalled, "the worker stalling mid-reindex")
-            keys = {doc.key for _, doc in catalog.documents(embedder.example_role)}
-            written = len(keys) - len(await store.missing(embedder.model_id, keys))
-            assert 0 < written < len(keys), "the run is half done"
+            assert 0 < await written() < len(keys), "the run is half done"
             selection, wall = await _timed_select(client)
             _assert_full(selection, Reason.NOT_INDEXED, budget, wall)
         finally:

@@ -20,13 +20,17 @@ READABLE = {
     "toolret_corpus_documents",
     "toolret_learned_vectors",
     "toolret_catalogs",
+    "toolret_summary_vectors",
+    "toolret_corpus_summaries",
 }
+SUMMARIES = {"toolret_summary_vectors", "toolret_corpus_summaries"}  # 0005
+CATALOGS = {"toolret_catalogs"}  # 0004
 TABLES = READABLE | {
     "toolret_pending_vectors",
     "toolret_feedback_turns",
     "toolret_feedback_events",
 }
-HEAD = "0004"
+HEAD = "0005"
 
 
 def _dbname(url: str) -> str:
@@ -82,6 +86,14 @@ def test_upgrade_creates_tables_extension_role_and_disables_rls(
         "SELECT indexname FROM pg_indexes WHERE tablename = 'toolret_corpus_documents'", dbname
     )
     assert "toolret_corpus_documents_tool" in {row[0] for row in indexes}  # 0003, blended score
+    assert "toolret_vectors_doc_key_hash" in _indexes(pg_server, dbname)  # 0005, key look-ups
+
+
+def _indexes(pg_server: PgServer, dbname: str) -> set[str]:
+    rows = pg_server.execute(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'toolret_vectors'", dbname
+    )
+    return {row[0] for row in rows}
 
 
 def test_downgrade_removes_everything_and_upgrade_works_again(
@@ -112,14 +124,21 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     assert _toolret("db", "upgrade", *url).exit_code == 0
     assert database_revision(empty_database_url) == HEAD
 
+    summaries = _toolret("db", "downgrade", *url)
+    assert summaries.exit_code == 0, summaries.output
+    assert summaries.output == "database downgraded from 0005 to 0004\n"
+    assert _tables(pg_server, dbname) == (TABLES - SUMMARIES) | {VERSION_TABLE}
+    assert "toolret_vectors_doc_key_hash" not in _indexes(pg_server, dbname)
+
     stepped = _toolret("db", "downgrade", *url)
     assert stepped.exit_code == 0, stepped.output
     assert stepped.output == "database downgraded from 0004 to 0003\n"
-    assert _tables(pg_server, dbname) == TABLES - {"toolret_catalogs"} | {VERSION_TABLE}
+    assert _tables(pg_server, dbname) == (TABLES - SUMMARIES - CATALOGS) | {VERSION_TABLE}
 
     stepped = _toolret("db", "downgrade", *url)
     assert stepped.output == "database downgraded from 0003 to 0002\n"
-    assert _tables(pg_server, dbname) == TABLES - {"toolret_catalogs"} | {VERSION_TABLE}
+    # 0003 adds an index only
+    assert _tables(pg_server, dbname) == (TABLES - SUMMARIES - CATALOGS) | {VERSION_TABLE}
 
     second = _toolret("db", "downgrade", *url)
     assert second.output == "database downgraded from 0002 to 0001\n"
@@ -132,8 +151,8 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     }
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
-    back = _toolret("db", "downgrade", "-4", *url)  # a negative step, not an option
-    assert back.output == "database downgraded from 0004 to base (no toolret tables)\n"
+    back = _toolret("db", "downgrade", "-5", *url)  # a negative step, not an option
+    assert back.output == "database downgraded from 0005 to base (no toolret tables)\n"
     assert _tables(pg_server, dbname) == {VERSION_TABLE}
     assert database_revision(empty_database_url) is None
 
@@ -143,7 +162,7 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
     named = _toolret("db", "downgrade", "0001", *url)
-    assert named.output == "database downgraded from 0004 to 0001\n"
+    assert named.output == "database downgraded from 0005 to 0001\n"
 
 
 @pytest.mark.parametrize("revision", ["0009", "head", "-0", "--bogus"])
@@ -157,19 +176,19 @@ def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == [
         f"error: toolret has no schema revision {revision!r}: give one of 0001, 0002, 0003, "
-        "0004, base (remove toolret's tables), or -N (N steps back)"
+        "0004, 0005, base (remove toolret's tables), or -N (N steps back)"
     ]
     assert database_revision(empty_database_url) == HEAD
 
 
 def test_db_downgrade_past_the_base_is_one_line(empty_database_url: str) -> None:
     migrate(empty_database_url)
-    result = _toolret("db", "downgrade", "-5", "--url", empty_database_url)
+    result = _toolret("db", "downgrade", "-6", "--url", empty_database_url)
     assert result.exit_code == 1, result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: downgrading")
-    assert "-5" in lines[0]
+    assert "-6" in lines[0]
     assert database_revision(empty_database_url) == HEAD
 
 

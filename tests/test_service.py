@@ -267,7 +267,8 @@ async def test_postgres_down_answers_200_full_and_narrows_again_once_it_is_back(
         assert (await http.post("/v1/select", json=SELECT)).json()["mode"] == "narrowed"
         await asyncio.to_thread(pg.stop)
 
-        down = await http.post("/v1/select", json=SELECT)
+        # messages not asked before: an asked one is answered from the selection kept (reuse)
+        down = await http.post("/v1/select", json={**SELECT, "message": MESSAGES[1]})
         assert down.status_code == 200
         assert (down.json()["mode"], down.json()["reason"]) == ("full", "store_error")
         assert len(down.json()["names"]) == 20
@@ -284,7 +285,7 @@ async def test_postgres_down_answers_200_full_and_narrows_again_once_it_is_back(
             assert unseen.headers["retry-after"] == "1"
 
         await asyncio.to_thread(pg.start)
-        back = await http.post("/v1/select", json=SELECT)
+        back = await http.post("/v1/select", json={**SELECT, "message": MESSAGES[2]})
         assert (back.status_code, back.json()["mode"]) == (200, "narrowed")
         assert (await http.get("/readyz")).json()["ready"] is True
 

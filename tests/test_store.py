@@ -29,7 +29,8 @@ from toolret.feedback.store import INSERT_LEARNED
 from toolret.profile import DEFAULT_PROFILE, LEARNED_MIN_SIMILARITY, MAX_SCORE, RetrievalProfile
 from toolret.selection import top_k
 from toolret.store.migrate import head_revision
-from toolret.store.schema import hnsw_index_name
+from toolret.store.pool import DEFAULT_EF_SEARCH
+from toolret.store.schema import summary_index_name
 from toolret.store.sql import CatalogQuery
 from toolret.store.types import GCReport, VectorRow
 from toolret.store.vector_store import VectorStore
@@ -148,7 +149,7 @@ async def test_ranking_equals_an_exact_cosine_ranking(
     rng = np.random.default_rng(4)
     profile = SCORES[score]
     async with VectorStore.from_url(database_url, exact_limit=exact_limit) as store:
-        vectors = await publish_random(store, catalog, MODEL, rng)
+        vectors = await publish_random(store, catalog, MODEL, rng, score=profile.score)
         query = _query(catalog, profile)
         for probe in unit_vectors(rng, 10):
             expected = exact_scores(catalog, vectors, probe, score=profile.score)
@@ -214,7 +215,7 @@ async def test_exactly_k_distinct_tools_come_back_when_tools_have_several_vector
             vector = weight * probe + (1 - weight) * noise
             vectors[doc.key] = (vector / np.linalg.norm(vector)).astype(np.float32)
     async with VectorStore.from_url(database_url, exact_limit=exact_limit) as store:
-        await publish_random(store, catalog, MODEL, rng, vectors=vectors)
+        await publish_random(store, catalog, MODEL, rng, vectors=vectors, score=SCORES[score].score)
         ranking = await store.rank(_query(catalog, SCORES[score]), probe, limit=12)
     assert len(ranking.scores) >= 12
     chosen = _top(ranking.scores, catalog, 12)
@@ -373,7 +374,7 @@ async def test_status_reports_models_corpora_rows_and_index(store: VectorStore) 
         0,
     )
     assert (model.corpora, model.published_corpora) == (1, 1)
-    assert model.index == hnsw_index_name(MODEL)
+    assert model.index == summary_index_name(MODEL)  # a blended score: its summaries
     assert model.last_seen is not None
 
 
@@ -383,7 +384,7 @@ async def test_store_connections_use_iterative_hnsw_scans(store: VectorStore) ->
         connection = proxied.driver_connection
         assert connection is not None
         assert await connection.fetchval("SHOW hnsw.iterative_scan") == "relaxed_order"
-        assert int(await connection.fetchval("SHOW hnsw.ef_search")) == 100
+        assert int(await connection.fetchval("SHOW hnsw.ef_search")) == DEFAULT_EF_SEARCH
         assert await connection.fetchval("SHOW jit") == "off"
     finally:
         proxied.close()
@@ -441,7 +442,7 @@ async def test_a_learned_vector_near_the_message_counts_as_an_example(
     assert float(near @ probe) >= LEARNED_MIN_SIMILARITY > float(far @ probe)
     query = _query(catalog, profile)
     async with VectorStore.from_url(database_url, exact_limit=exact_limit) as store:
-        vectors = await publish_random(store, catalog, MODEL, rng)
+        vectors = await publish_random(store, catalog, MODEL, rng, score=profile.score)
         learned = {"tool_7": near, "tool_9": far}
         async with store.engine.begin() as connection:
             for tool, vector in learned.items():

@@ -9,9 +9,8 @@ the bundled model's dimension). Three catalogs are asked about:
 - ``workspace``: 44 of them — primary-key lookups plus an exact sort.
 
 Another model's 10,000 tools carry an example each (20,000 vectors; each example near its
-tool's description, as real examples are): the blended score's statement, which nominates
-candidates from the nearest descriptions and examples and scores each over all its documents
-(``tests/test_store.py`` checks it against numpy with three examples a tool).
+tool's description, as real examples are): the blended score's statement, which scans the
+tools' summary vectors (``tests/test_store_summaries.py`` checks it against numpy).
 
 After the store has run a statement several times on its only pooled connection, the test
 finds that prepared statement in ``pg_prepared_statements`` and EXPLAINs it by name, with the
@@ -38,7 +37,7 @@ from tests.fixtures_pg import (
 )
 from toolret.catalog import Catalog
 from toolret.selection import top_k
-from toolret.store.schema import hnsw_index_name
+from toolret.store.schema import summary_index_name
 from toolret.store.sql import CatalogQuery
 from toolret.store.vector_store import VectorStore
 
@@ -129,7 +128,7 @@ async def _prepared_plan(store: VectorStore, marker: str, arguments: list[str]) 
         proxied.close()
 
 
-async def test_a_large_catalog_is_ranked_through_the_hnsw_index(
+async def test_a_large_catalog_is_ranked_through_the_summary_index(
     loaded: tuple[str, dict[str, np.ndarray]],
 ) -> None:
     url, _vectors = loaded
@@ -142,13 +141,14 @@ async def test_a_large_catalog_is_ranked_through_the_hnsw_index(
             assert ranking.published
         plan, runs = await _prepared_plan(
             store,
-            "nearest AS MATERIALIZED",
+            "nearest_1 AS MATERIALIZED",
             [_vector(probes[0]), f"'{query.corpus_hash}'", "'{}'"],
         )
     assert runs >= len(probes)
-    assert f"Index Scan using {hnsw_index_name(MODEL)} on toolret_vectors" in plan
-    assert "Seq Scan on toolret_vectors" not in plan
-    assert "Sort Key: ((v.embedding" not in plan  # no exact sort of the whole table
+    # a tool without examples is summarized by its description: one index per model
+    assert f"Index Scan using {summary_index_name(MODEL)} on toolret_summary_vectors" in plan
+    assert "Seq Scan on toolret_summary_vectors" not in plan
+    assert "Sort Key: ((s.embedding" not in plan  # no exact sort of the whole table
 
 
 async def test_a_small_catalog_in_a_large_table_is_looked_up_by_key_and_sorted_exactly(
@@ -174,9 +174,9 @@ async def test_a_small_catalog_in_a_large_table_is_looked_up_by_key_and_sorted_e
                 f"'{query.corpus_hash}'",
             ],
         )
-    assert "Index Scan using toolret_vectors_pkey on toolret_vectors" in plan
+    assert "Index Scan using toolret_vectors_doc_key_hash on toolret_vectors" in plan
     assert "Seq Scan on toolret_vectors" not in plan
-    assert hnsw_index_name(MODEL) not in plan
+    assert summary_index_name(MODEL) not in plan
 
 
 async def test_a_filtered_hnsw_scan_returns_every_row_asked_for(
@@ -218,8 +218,9 @@ async def test_hnsw_recall_against_exact_ranking_at_10000_rows(
 async def test_a_blended_score_at_10000_tools_is_one_indexed_statement(
     databases: tuple[str, Vectors, Vectors],
 ) -> None:
-    """Candidates come from the HNSW index (descriptions and examples), each candidate's
-    documents from the (corpus, tool) index; no table is scanned or sorted whole."""
+    """Tools come from the HNSW index over summary vectors, filtered by the corpus's summaries
+    (an index probe); a tool scored from its documents finds them by (corpus, tool); no table
+    is scanned or sorted whole."""
     url, _, _ = databases
     query = CatalogQuery.build(WITH_EXAMPLES, EXAMPLES_MODEL, "query")
     assert query.score.kind == "blend"
@@ -231,15 +232,18 @@ async def test_a_blended_score_at_10000_tools_is_one_indexed_statement(
             assert ranking.published
         plan, runs = await _prepared_plan(
             store,
-            "descriptions_1 AS MATERIALIZED",
+            "nearest_1 AS MATERIALIZED",
             [_vector(probes[0]), f"'{query.corpus_hash}'", "'{}'"],
         )
     assert runs >= len(probes)
-    assert f"Index Scan using {hnsw_index_name(EXAMPLES_MODEL)} on toolret_vectors" in plan
-    assert "toolret_corpus_documents_tool" in plan  # a candidate's documents, by tool
-    assert "Seq Scan on toolret_vectors" not in plan
-    assert "Seq Scan on toolret_corpus_documents" not in plan
+    summaries = summary_index_name(EXAMPLES_MODEL)
+    assert f"Index Scan using {summaries} on toolret_summary_vectors" in plan
+    assert "toolret_corpus_summaries_pkey" in plan  # the corpus's summaries, probed
+    assert "toolret_corpus_documents_tool" in plan  # a rescored tool's documents, by tool
+    for table in ("toolret_vectors", "toolret_summary_vectors", "toolret_corpus_documents"):
+        assert f"Seq Scan on {table}" not in plan
     assert "Sort Key: ((v.embedding" not in plan
+    assert "Sort Key: ((s.embedding" not in plan
 
 
 async def test_a_blended_score_at_10000_tools_matches_the_exact_ranking(

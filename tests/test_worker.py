@@ -308,11 +308,13 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_a_rerun_complet
     )
     try:
         async with asyncio.timeout(DEADLINE):
-            while not marker.exists():
+            # stalled, and the batches before the stalled one written (each is written while
+            # the model embeds the next)
+            while not marker.exists() or await stored(store, catalog, counting) == 0:
                 if process.returncode is not None:
                     stderr = await process.stderr.read() if process.stderr else b""
                     pytest.fail(f"the worker exited early: {stderr.decode()[-2000:]}")
-                await asyncio.sleep(0.05)  # polling a file with a deadline
+                await asyncio.sleep(0.05)  # polling a file and the table with a deadline
     finally:
         process.send_signal(signal.SIGKILL)
         await process.wait()

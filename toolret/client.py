@@ -41,6 +41,7 @@ from toolret.indexing import IndexReport, Progress, index_catalog
 from toolret.lexical import catalog_index
 from toolret.metrics import record_selection, record_step, tracer
 from toolret.profile import profile_of
+from toolret.reuse import REUSE_SECONDS, RecentRankings, RecentSelections
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
     TIE_SLACK,
@@ -55,24 +56,16 @@ from toolret.settings import RetrievalMode, Settings, make_embedder, retrieval_m
 from toolret.store.sql import EXACT_LIMIT, CatalogQuery
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
+from toolret.transcript import latest_human_text
+from toolret.worker_asks import WorkerAsks
 
 if TYPE_CHECKING:  # imported where used: Redis and arq are optional
     from toolret.feedback.sender import FeedbackSender
-    from toolret.queue import ReindexQueue
 
 __all__ = ["ToolRetrievalClient"]
 
 log = logging.getLogger("toolret.selection")
 
-ENQUEUE_GRACE = 1.0
-"""Seconds ``aclose`` lets in-flight reindex requests finish before cancelling them."""
-ENQUEUE_TIMEOUT = 5.0
-"""Seconds one reindex request may take (a Redis that accepts connections but never answers)."""
-REASK_AFTER = 5.0
-"""Seconds before the client asks the worker again to index a corpus that is still not served;
-the wait doubles after each ask, up to ``REASK_AT_MOST``."""
-REASK_AT_MOST = 300.0
-"""The longest wait between two asks for the same corpus."""
 POOL_SHARE = 0.25
 """Of the time budget, how long a selection may wait for a pooled connection."""
 STATEMENT_SHARE = 0.5
@@ -96,8 +89,12 @@ class ToolRetrievalClient:
     defaults to a quarter of the time budget (``POOL_SHARE``) and the server-side statement timeout
     to half of it (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck
     query is cancelled by the server, keeping its connection, before the budget runs out.
-    ``reindex_backoff`` spaces the requests to index an unserved corpus (default: ``REASK_AFTER``,
-    doubling up to ``REASK_AT_MOST``, per corpus, reset once it is served).
+    ``reindex_backoff`` spaces the requests to index an unserved corpus (default:
+    ``toolret.worker_asks.REASK_AFTER``, doubling up to ``REASK_AT_MOST``, per corpus, reset once
+    it is served). ``reuse`` (seconds,
+    default ``REUSE_SECONDS``; 0 turns it off) is how long a selection, and the ranking behind
+    ``find_tools``, answer the same message again: the rounds of one turn cost no query
+    (``toolret.reuse``).
 
     A client is used by one event loop. It opens on first use or ``async with``, which also warms
     the embedder up (loads the bundled model), so the first selection is not the one that pays for
@@ -122,6 +119,7 @@ class ToolRetrievalClient:
         statement_timeout: float | None = None,
         exact_limit: int = EXACT_LIMIT,
         reindex_backoff: Backoff | None = None,
+        reuse: float = REUSE_SECONDS,
     ) -> None:
         settings = settings or Settings()
         self.mode: RetrievalMode = retrieval_mode(settings.mode if mode is None else mode)
@@ -155,14 +153,14 @@ class ToolRetrievalClient:
         self._raw_embedder = embedder
         self._owns_embedder = embedder is None
         self._embedder: Embedder | None = None if embedder is None else with_query_cache(embedder)
+        self._selections = RecentSelections(reuse)
+        self._rankings = RecentRankings(reuse)
         self._queries: weakref.WeakKeyDictionary[Catalog, CatalogQuery] = (
             weakref.WeakKeyDictionary()
         )
-        self._queue: ReindexQueue | None = None
-        self._reindex_backoff = reindex_backoff or Backoff(REASK_AFTER, REASK_AT_MOST)
+        self._asks = WorkerAsks(self.redis_url, reindex_backoff)
         self._fail_open_log = FailOpenLog()
         self._feedback: FeedbackSender | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
         self._entered = False
         self._closed = False
 
@@ -195,10 +193,10 @@ class ToolRetrievalClient:
         given up on: Redis down).
 
         A service stopping gracefully calls it, under a timeout of its own, before ``aclose()``
-        (which waits only briefly, ``ENQUEUE_GRACE``), so that nothing it accepted is lost.
+        (which waits only briefly, ``toolret.worker_asks.ENQUEUE_GRACE``), so that nothing it
+        accepted is lost.
         """
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._asks.flush()
         if self._feedback is not None:
             await self._feedback.flush()
 
@@ -208,14 +206,7 @@ class ToolRetrievalClient:
         if self._closed:
             return
         self._closed = True
-        tasks = list(self._tasks)
-        if tasks:
-            await asyncio.wait(tasks, timeout=ENQUEUE_GRACE)
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-        if self._queue is not None:
-            await self._queue.aclose()
+        await self._asks.aclose()
         if self._feedback is not None:
             await self._feedback.aclose()
         if self._owns_store:
@@ -261,6 +252,7 @@ class ToolRetrievalClient:
                 time_budget=self.time_budget,
                 resume=resume,
                 stable=stable,
+                recent=self._selections,
                 fail_open_log=self._fail_open_log,
             )
             span.set_attribute("toolret.catalog.tools", len(catalog))
@@ -280,12 +272,15 @@ class ToolRetrievalClient:
         limit: int = MAX_DISCOVERED_TOOLS,
     ) -> list[Tool]:
         """At most ``limit`` tools for a capability phrase (any language), none already bound,
-        best first. Empty on a blank phrase or any failure; bounded by the time budget."""
+        best first. Empty on a blank phrase or any failure; bounded by the time budget.
+
+        The store is asked for twice ``limit``: the same phrase asked again in the turn, with
+        the tools it found now bound, is answered from that ranking without a query."""
         exclude = set(bound)
         return await discover(
             catalog,
             capability,
-            lambda text: self.rank(catalog, text, limit, exclude=exclude),
+            lambda text: self.rank(catalog, text, 2 * limit, exclude=exclude),
             bound=exclude,
             limit=limit,
             time_budget=self.time_budget,
@@ -294,8 +289,9 @@ class ToolRetrievalClient:
     async def rank(
         self, catalog: Catalog, text: str, k: int | None = None, *, exclude: Iterable[str] = ()
     ) -> Ranking:
-        """Score the catalog's candidates for ``text`` (one embedding, one query); raises
-        ``EmbedderError``, ``StoreError``/``NotIndexedError`` or ``TimeoutError``."""
+        """Score the catalog's candidates for ``text`` (one embedding, one query, unless a
+        ranking kept from earlier in the turn answers it); raises ``EmbedderError``,
+        ``StoreError``/``NotIndexedError`` or ``TimeoutError``."""
         if self._closed:
             raise ClientStateError("this ToolRetrievalClient is closed")
         k = self.k if k is None else k
@@ -303,10 +299,16 @@ class ToolRetrievalClient:
             return Ranking(catalog_index(catalog).score_map(text))
         embedder = self.embedder
         query = self._query(catalog, embedder)
-        vector = await self._embed(embedder, text)
         skip = frozenset(exclude)
+        kept = (query.model_id, query.corpus_hash, query.score, self.mode)
+        reused = self._rankings.get(kept, text, k, skip)
+        if reused is not None:
+            return reused
+        vector = await self._embed(embedder, text)
+        complete = True
 
         async def fetch(include: Sequence[str]) -> Ranking:  # the one statement, timed, traced
+            nonlocal complete
             started = time.perf_counter()
             try:
                 with tracer.start_as_current_span("toolret.rank_sql") as span:
@@ -322,13 +324,19 @@ class ToolRetrievalClient:
             finally:
                 record_step("database", (time.perf_counter() - started) * 1000)
             if result.published:
-                self._reindex_backoff.reset(query.corpus_hash)
+                self._asks.served(query.corpus_hash)
             else:
                 self._ask_worker(catalog, query.corpus_hash)
+            complete = complete and result.published and not result.unranked
             return Ranking(result.scores, result.unranked)
 
         weight = profile_of(embedder).lexical_weight if self.mode == "hybrid" else None
-        return await rank_hybrid(catalog, text, fetch, weight, k, skip)
+        # exact to k + TIE_SLACK places, as the statement's dense list: what reuse relies on
+        ranking = await rank_hybrid(catalog, text, fetch, weight, k + TIE_SLACK, skip)
+        if complete:
+            depth = k + TIE_SLACK
+            self._rankings.keep(kept, text, skip, ranking, depth=depth, candidates=query.candidates)
+        return ranking
 
     async def report_turn(
         self,
@@ -345,18 +353,22 @@ class ToolRetrievalClient:
         tools the model called. Fire-and-forget through the worker's queue, with the query
         vector this client already computed (``toolret.feedback.sender``); nothing when
         ``REDIS_URL`` is unset. ``learn`` (default ``TOOLRET_LEARN``) opts this catalog into
-        learned example vectors. True if the report was queued.
+        learned example vectors. True if the report was queued. It also ends the turn: the
+        message asked again afterwards is ranked afresh (``toolret.reuse``).
         """
-        if self.redis_url is None or self._closed:
-            return False
         try:
+            items = list(transcript)
+            if message is not None or not all(isinstance(item, str) for item in items):
+                self._forget(latest_human_text(items) if message is None else message)
+            if self.redis_url is None or self._closed:
+                return False
             if self._feedback is None:
                 module = importlib.import_module("toolret.feedback.sender")
                 self._feedback = module.FeedbackSender(self.redis_url)
             return self._feedback.report(
                 catalog,
                 selection,
-                transcript,
+                items,
                 embedder=self.embedder,
                 k=self.k,
                 message=message,
@@ -398,47 +410,14 @@ class ToolRetrievalClient:
         finally:
             record_step("embed", (time.perf_counter() - started) * 1000)
 
-    def _ask_worker(self, catalog: Catalog, corpus_hash: str) -> None:
-        """Ask the worker to index this corpus, without waiting; again after the backoff if
-        the corpus is still not served then."""
-        if self.redis_url is None or self._closed:
-            return
-        if not self._reindex_backoff.due(corpus_hash):
-            return
-        if self._queue is None:
-            try:
-                module = importlib.import_module("toolret.queue")
-                self._queue = module.ReindexQueue(self.redis_url)
-            except Exception as error:
-                log.warning("toolret: cannot ask the worker to index: %s", error)
-                return
-        task = asyncio.get_running_loop().create_task(
-            self._enqueue(self._queue, catalog, corpus_hash),
-            name=f"toolret-reindex-{corpus_hash[:12]}",
-        )
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _forget(self, message: str) -> None:
+        """The turn has ended: its message is ranked afresh when asked again."""
+        self._selections.forget(message)
+        self._rankings.forget(message)
 
-    async def _enqueue(self, queue: ReindexQueue, catalog: Catalog, corpus_hash: str) -> None:
-        embedder = self._raw_embedder
-        assert embedder is not None
-        try:
-            async with asyncio.timeout(ENQUEUE_TIMEOUT):
-                queued = await queue.enqueue(catalog, embedder)
-        except Exception as error:
-            log.warning(
-                "toolret: asking the worker to index %s… failed (%r); asking again in %.0f s "
-                "if it is still not served",
-                corpus_hash[:12],
-                error,
-                self._reindex_backoff.retry_in(corpus_hash) or 0.0,
-            )
-            return
-        log.info(
-            "toolret: %s the worker to index corpus %s…",
-            "asked" if queued else "already asked",
-            corpus_hash[:12],
-        )
+    def _ask_worker(self, catalog: Catalog, corpus_hash: str) -> None:
+        if not self._closed and self._raw_embedder is not None:
+            self._asks.ask(catalog, self._raw_embedder, corpus_hash)
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"

@@ -25,6 +25,7 @@ from toolret.embedders.guard import warm_up_quietly
 from toolret.errors import EmbedderUnavailableError, NotIndexedError
 from toolret.lexical import catalog_index, fuse
 from toolret.profile import ToolScore, corpus_documents, corpus_hash, profile_of
+from toolret.reuse import REUSE_SECONDS, RecentSelections
 from toolret.selection import (
     MAX_DISCOVERED_TOOLS,
     FailOpenLog,
@@ -120,7 +121,8 @@ class InMemoryRetriever:
     ``embedder`` defaults to the one the environment configures (Gemini with a key, else the
     bundled model); ``mode="bm25"`` needs no embedder at all. ``mode``, ``k`` and
     ``time_budget`` default to the environment's (``TOOLRET_MODE``, ``TOOLRET_K``,
-    ``TOOLRET_TIME_BUDGET_MS``), as the client's do.
+    ``TOOLRET_TIME_BUDGET_MS``), as the client's do; ``reuse`` is how long a selection answers
+    the same message again (the rounds of a turn; ``toolret.reuse``), as the client's.
     """
 
     def __init__(
@@ -130,6 +132,7 @@ class InMemoryRetriever:
         mode: RetrievalMode | None = None,
         k: int | None = None,
         time_budget: float | None = None,
+        reuse: float = REUSE_SECONDS,
     ) -> None:
         settings = Settings()
         self.mode: RetrievalMode = retrieval_mode(settings.mode if mode is None else mode)
@@ -137,6 +140,7 @@ class InMemoryRetriever:
         self.time_budget = settings.time_budget if time_budget is None else time_budget
         self._embedder = embedder if embedder is None else with_query_cache(embedder)
         self._dense: dict[str, asyncio.Task[DenseIndex]] = {}
+        self._selections = RecentSelections(reuse)
         self._fail_open_log = FailOpenLog()
 
     @property
@@ -176,6 +180,7 @@ class InMemoryRetriever:
             time_budget=self.time_budget,
             resume=resume,
             stable=stable,
+            recent=self._selections,
             fail_open_log=self._fail_open_log,
         )
 

@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from toolret import tokens
 from toolret.catalog import Catalog
@@ -31,6 +31,9 @@ from toolret.errors import (
     StoreError,
 )
 from toolret.tool import Tool
+
+if TYPE_CHECKING:
+    from toolret.reuse import RecentSelections
 
 __all__ = [
     "DEFAULT_K",
@@ -248,27 +251,35 @@ async def select_guarded(
     time_budget: float = DEFAULT_TIME_BUDGET,
     resume: bool = False,
     stable: SelectionPolicy | None = None,
+    recent: RecentSelections | None = None,
     fail_open_log: FailOpenLog | None = None,
 ) -> Selection:
     """Apply the selection rules around ``rank``; never raises, never exceeds ``time_budget``.
 
     ``stable`` (a ``toolret.stable.StableToolList``) keeps one conversation's tool list growing
-    as a byte-stable prefix instead of sending this turn's subset in catalog order. Every
-    selection carries the tokens of the definitions it sends and of the whole roster.
-    ``fail_open_log`` is the retriever's own ``FailOpenLog`` (each retriever logs its outages
-    once); without it, the module's.
+    as a byte-stable prefix instead of sending this turn's subset in catalog order. ``recent``
+    (``toolret.reuse.RecentSelections``) answers a message asked again within a turn with the
+    selection already made, before ``stable`` applies. Every selection carries the tokens of
+    the definitions it sends and of the whole roster. ``fail_open_log`` is the retriever's own
+    ``FailOpenLog`` (each retriever logs its outages once); without it, the module's.
     """
     fail_open_log = fail_open_log or FAIL_OPEN_LOG
     started = time.perf_counter()
-    try:
-        selection = await _select(catalog, message, rank, k, time_budget, resume)
-    except Exception as error:  # fail-open is the contract; cancellation still propagates
-        reason = reason_for(error)
-        fail_open_log.failed(reason, error)
-        selection = full_roster(catalog, reason)
+    reused = None if resume or recent is None else recent.get(catalog, message, k)
+    if reused is not None:
+        selection = reused
     else:
-        if selection.mode is Mode.NARROWED:
-            fail_open_log.narrowed()
+        try:
+            selection = await _select(catalog, message, rank, k, time_budget, resume)
+        except Exception as error:  # fail-open is the contract; cancellation still propagates
+            reason = reason_for(error)
+            fail_open_log.failed(reason, error)
+            selection = full_roster(catalog, reason)
+        else:
+            if selection.mode is Mode.NARROWED:
+                fail_open_log.narrowed()
+        if recent is not None and not resume:
+            recent.keep(catalog, message, k, selection)
     if stable is not None:
         try:
             selection = stable.apply(selection)

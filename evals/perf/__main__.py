@@ -2,7 +2,9 @@
 
 - ``evals.perf.select``: the request path — select() latency and throughput at 44 to 100,000
   tools in the table, against exact numpy cosine and BM25 measured in the same run; the
-  database step against a bare ``SELECT 1``; indexed recall against exact; example vectors.
+  database step against a bare ``SELECT 1``; indexed recall against exact; example vectors and
+  the blended score at 100,000 tools; with ``--million`` (``make bench BENCH=--million``), a
+  1,000,000-vector level.
 - ``evals.perf.fleet``: a 527-tool MCP-like fleet — select() in dense and hybrid mode against
   the query embedding plus the ranking statement, measured in one run; what ranking a
   message's clauses would add.
@@ -11,6 +13,8 @@
 - ``evals.perf.faults``: the fault matrix — each fault produced for real (Postgres stopped and
   restarted, a stuck query, an exhausted pool, an unmigrated database, Redis down, a worker
   killed mid-reindex, a stale embedded server) → mode, reason, worst latency.
+- ``evals.perf.replication``: a corpus published on a primary, selected on a streaming
+  replica behind it: ``not_indexed`` until the replica has it, never a wrong selection.
 - ``evals.perf.load``: a long message (100 to 64,000 characters) uncut and cut to the window; a
   query during an indexing run; select() at concurrency 24 against the bare embedder's
   single-thread rate, per OpenMP wait policy and thread count.
@@ -25,16 +29,17 @@ from __future__ import annotations
 
 import sys
 
-from evals.perf import faults, fleet, http, load, reindex, select
+from evals.perf import faults, fleet, http, load, reindex, replication, select
 
 
 def main() -> int:
-    """Run every benchmark with its default sizes."""
-    status = select.main([])
+    """Run every benchmark with its default sizes (``--million`` adds the million level)."""
+    status = select.main(["--million"] if "--million" in sys.argv[1:] else [])
     status = fleet.main([]) or status
     sys.argv = sys.argv[:1]
     reindex.main()
     status = faults.main([]) or status
+    status = replication.main([]) or status
     status = load.main([]) or status
     return http.main([]) or status
 

@@ -78,6 +78,7 @@ class TimedEmbedder(BundledE5Embedder):
     """The bundled model, adding up the seconds spent embedding documents."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.seconds = 0.0
 
     async def embed_documents(self, texts: Sequence[str]) -> Vectors:

@@ -3,15 +3,20 @@
 For 44, 1,000, 10,000 and 100,000 tools in the vector table, in one run:
 
 - ``select()`` end to end (query embedding + one SQL round trip) p50/p99, for the 44-tool
-  roster (a workspace's catalog inside the large table: primary-key lookups + exact sort) and
-  for the whole table as one catalog (exact up to ``EXACT_LIMIT`` documents, HNSW above);
+  roster (a workspace's catalog inside the large table: key look-ups + exact sort) and for the
+  whole table as one catalog (exact up to ``EXACT_LIMIT`` documents, HNSW above); again with
+  the query embedding cached; and as a later round of the same turn (the selection reused);
 - the database step alone (``VectorStore.rank``) p50/p99 and its ratio to a bare ``SELECT 1``
   on the same pooled connection path, and its throughput at 1 and 8 concurrent callers;
 - the same top-12 computed in process: exact numpy cosine over the same vectors (each tool
   scored as the bundled model's profile says) and BM25 (``toolret.lexical``) over the same tools;
 - recall@12 of the indexed query against the exact numpy ranking;
 - at 1,000 and 10,000 rows, both ranking statements forced on the whole catalog (where the
-  exact/HNSW switch belongs); at 44 and 10,000 tools, with example vectors and without.
+  exact/HNSW switch belongs);
+- example vectors (``evals.perf.examples``): 44 tools with and without, 10,000 and 100,000
+  synthetic tools with three examples each — the blended statement against the max statement
+  and its recall against the exact blend; with ``--million``, a 1,000,000-vector level
+  (``evals.perf.million``).
 
 The 44 real tools (``toolret.demo.roster``, with their example requests) are embedded with the
 bundled model; the rest are synthetic, one vector each, drawn from the bundled model's own shape
@@ -19,8 +24,8 @@ bundled model; the rest are synthetic, one vector each, drawn from the bundled m
 ``Sampler``; uniformly random 384-dimensional vectors have no neighbourhood structure, so no
 approximate index, or real catalog, looks like them). Queries are the eval cases' messages,
 embedded once (the embedding cost is measured separately). Uses ``DATABASE_URL`` if set, else
-an embedded Postgres in a temporary directory. Writes ``evals/out/bench_select.json`` and
-prints tables.
+an embedded Postgres (2 GB of shared buffers, ``evals.perf.database``) in a temporary
+directory. Writes ``evals/out/bench_select.json`` and prints tables.
 """
 
 from __future__ import annotations
@@ -32,7 +37,6 @@ import signal
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -44,25 +48,26 @@ from sqlalchemy import text
 
 from evals.data.cases import CASES
 from evals.perf.database import database, machine
+from evals.perf.examples import EXAMPLE_SIZES, rows_for_table, with_and_without_examples
+from evals.perf.million import million
 from evals.perf.synthetic import DIM, Sampler, load, synthetic_tools
 from evals.perf.timing import percentiles, throughput, timed, timed_sync
 from toolret.catalog import Catalog
 from toolret.client import ToolRetrievalClient
-from toolret.demo.roster import catalog as roster, catalog_without_examples
+from toolret.demo.roster import catalog as roster
 from toolret.embedders.e5 import BundledE5Embedder
 from toolret.indexing import index_catalog
 from toolret.lexical import BM25Index
 from toolret.memory import DenseIndex
-from toolret.profile import MAX_SCORE
+from toolret.reuse import REUSE_SECONDS
 from toolret.selection import top_k
 from toolret.store.sql import EXACT_LIMIT, CatalogQuery, exact_sql
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
 
-OUT = Path(__file__).resolve().parent / "out" / "bench_select.json"
+OUT = Path(__file__).resolve().parents[1] / "out" / "bench_select.json"
 LEVELS = (44, 1_000, 10_000, 100_000)
 K = 12
-EXAMPLES_MODEL = "bench/synthetic-with-examples@384"
 
 
 class Exact:
@@ -139,17 +144,25 @@ async def bench_level(
                 rounds * 2,
             )
 
-    # select() end to end: first pass embeds every message, the second finds it cached
+    # select() end to end: the first pass embeds every message; the second finds the embedding
+    # cached (a client without reuse: the statement runs again); the third is a later round
+    # of the same turn (the selection reused)
     for name, catalog in (("workspace", roster), ("whole", whole)):
-        async with ToolRetrievalClient(url, embedder=embedder, k=K, time_budget=30) as client:
-            await client.select(catalog, "warm up the pool and the statement")
-            calls = [lambda m=m, c=catalog: client.select(c, m) for m in messages]
-            cold = await timed(calls, 0)
-            warm = await timed(calls, 0)
-            result[f"select_{name}"] = percentiles(cold)
-            result[f"select_{name}_cached_embedding"] = percentiles(warm)
-            selection = await client.select(catalog, messages[0])
-            assert selection.narrowed, selection
+        for reuse in (0.0, REUSE_SECONDS):
+            async with ToolRetrievalClient(
+                url, embedder=embedder, k=K, time_budget=30, reuse=reuse
+            ) as client:
+                await client.select(catalog, "warm up the pool and the statement")
+                calls = [lambda m=m, c=catalog: client.select(c, m) for m in messages]
+                cold = await timed(calls, 0)
+                again = await timed(calls, 0)
+                selection = await client.select(catalog, messages[0])
+                assert selection.narrowed, selection
+            if reuse:
+                result[f"select_{name}_repeat"] = percentiles(again)
+            else:
+                result[f"select_{name}"] = percentiles(cold)
+                result[f"select_{name}_cached_embedding"] = percentiles(again)
     return result
 
 
@@ -164,63 +177,6 @@ async def forced_statements(
         async with VectorStore.from_url(url, exact_limit=limit) as store:
             samples = await timed([lambda q=q: store.rank(query, q, limit=K) for q in sample])
         out[statement] = percentiles(samples)
-    return out
-
-
-async def with_and_without_examples(
-    url: str,
-    sampler: Sampler,
-    queries: np.ndarray,
-    embedder: BundledE5Embedder,
-    messages: list[str],
-    rounds: int,
-) -> dict[str, Any]:
-    """DB step and select() at 44 tools (real examples) and 10,000 (three synthetic each)."""
-    out: dict[str, Any] = {}
-    async with VectorStore.from_url(url) as store:
-        sample = [queries[i % len(queries)] for i in range(rounds)]
-        for name, catalog in (("44_with", roster), ("44_without", catalog_without_examples)):
-            if name == "44_without":  # its description vectors are the roster's: publish only
-                await index_catalog(store, embedder, catalog)
-            query = CatalogQuery.build(catalog, embedder.model_id, embedder.example_role)
-            samples = await timed(
-                [lambda q=q, query=query: store.rank(query, q, limit=K) for q in sample]
-            )
-            out[name] = {"documents": query.documents, **percentiles(samples)}
-    for examples in (0, 3):
-        model = f"{EXAMPLES_MODEL}-{examples}"
-        catalog = Catalog(synthetic_tools(0, 10_000, examples))
-        documents = catalog.documents("document")
-        keys = list(dict.fromkeys(doc.key for _, doc in documents))
-        vectors = dict(zip(keys, sampler(len(keys)), strict=True))
-        timings = await load(url, catalog, model, vectors, "document")
-        name = f"10000_{'with' if examples else 'without'}"
-        # With examples, the bundled model's blended statement and the max statement it
-        # replaced, on the same corpus, interleaved query by query so load hits both alike.
-        profiles = {name: BundledE5Embedder.profile}
-        if examples:
-            profiles[f"{name}_max"] = replace(BundledE5Embedder.profile, score=MAX_SCORE)
-        async with VectorStore.from_url(url) as store:
-            built = {
-                label: CatalogQuery.build(catalog, model, "document", profile)
-                for label, profile in profiles.items()
-            }
-            sample = [queries[i % len(queries)] for i in range(rounds)]
-            calls = [
-                lambda q=q, query=query: store.rank(query, q, limit=K)
-                for q in sample
-                for query in built.values()
-            ]
-            samples = await timed(calls)
-            size = await store.status()
-        rows = next(m.vectors for m in size.models if m.model_id == model)
-        for i, label in enumerate(profiles):
-            out[label] = {
-                "documents": len(keys),
-                "rows": rows,
-                **timings,
-                **percentiles(samples[i :: len(profiles)]),
-            }
     return out
 
 
@@ -274,7 +230,13 @@ async def core_versus_raw(
     return out
 
 
-async def run(levels: Sequence[int], rounds: int, console: Console) -> dict[str, Any]:
+async def run(
+    levels: Sequence[int],
+    rounds: int,
+    console: Console,
+    examples: tuple[int, ...] = EXAMPLE_SIZES,
+    with_million: bool = False,
+) -> dict[str, Any]:
     embedder = BundledE5Embedder()
     messages = [case.prompt for case in CASES]
     await embedder.embed_query("warm up the model")
@@ -336,8 +298,11 @@ async def run(levels: Sequence[int], rounds: int, console: Console) -> dict[str,
             console.print(f"  done: select p50 {level_result['select_whole']['p50_ms']:.1f} ms")
         report["core_versus_raw"] = await core_versus_raw(url, queries, embedder, rounds)
         report["examples"] = await with_and_without_examples(
-            url, sampler, queries, embedder, messages, rounds
+            url, sampler, queries, embedder, rounds, examples
         )
+        if with_million:
+            console.print("[bold]1,000,000 tools[/bold]: loading and indexing (tens of minutes)…")
+            report["million"] = await million(url, sampler, queries, rounds)
     return report
 
 
@@ -364,6 +329,7 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         "select() 44",
         "select() whole",
         "select() cached",
+        "select() repeat",
         "HNSW build s",
     ):
         table.add_column(column, justify="right")
@@ -386,6 +352,7 @@ def print_report(report: dict[str, Any], console: Console) -> None:
             pp("select_workspace"),
             pp("select_whole"),
             pp("select_whole_cached_embedding"),
+            f"{pp('select_workspace_repeat')} · {pp('select_whole_repeat')}",
             f"{r.get('hnsw_build_seconds', float('nan')):.1f}",
         )
     console.print(table)
@@ -407,18 +374,44 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         f"{c['core']['p50_ms']:.3f}, raw asyncpg on the same pool {c['raw_asyncpg']['p50_ms']:.3f}"
         f", VectorStore.rank {c['store_rank']['p50_ms']:.3f}"
     )
-    examples = Table(title="example vectors: DB step p50 / p99 ms")
-    for column in ("catalog", "documents", "p50 / p99"):
+    examples = Table(title="example vectors: DB step p50 / p99 ms (blended, and max beside it)")
+    for column in (
+        "catalog",
+        "documents",
+        "summaries",
+        "p50 / p99",
+        "recall@12 vs exact blend",
+        "index build s",
+        "index MB (documents / summaries)",
+    ):
         examples.add_column(column, justify="right")
-    for name, r in report["examples"].items():
-        examples.add_row(name, f"{r['documents']:,}", f"{r['p50_ms']:.2f} / {r['p99_ms']:.2f}")
+    for row in rows_for_table(report["examples"]):
+        examples.add_row(*row)
     console.print(examples)
-    blend, best = report["examples"].get("10000_with"), report["examples"].get("10000_with_max")
-    if blend and best:
+    for name, r in report["examples"].items():
+        for ef, at in r.get("ef_search", {}).items():
+            console.print(
+                f"{name}, hnsw.ef_search {ef}: p50 / p99 {at['p50_ms']:.2f} / "
+                f"{at['p99_ms']:.2f} ms, recall@12 {at['recall_at_12']:.3f}"
+            )
+    for size in (10_000, 100_000):
+        blend = report["examples"].get(f"{size}_with")
+        best = report["examples"].get(f"{size}_with_max")
+        if blend and best:
+            console.print(
+                f"{size:,} tools with examples, blended statement / max statement (same run, "
+                f"interleaved): p50 {blend['p50_ms'] / best['p50_ms']:.2f}x, "
+                f"p99 {blend['p99_ms'] / best['p99_ms']:.2f}x"
+            )
+    if "million" in report:
+        m = report["million"]
         console.print(
-            "10,000 tools with examples, blended statement / max statement (same run, "
-            f"interleaved): p50 {blend['p50_ms'] / best['p50_ms']:.2f}x, "
-            f"p99 {blend['p99_ms'] / best['p99_ms']:.2f}x"
+            f"{m['tools']:,} tools, one vector each: loaded in {m['load_seconds']:.0f} s, HNSW "
+            f"(summary vectors) built in {m['hnsw_build_seconds']:.0f} s "
+            f"({m['summary_hnsw_mb']:.0f} MB); whole table "
+            f"p50 / p99 {m['db_whole']['p50_ms']:.2f} / {m['db_whole']['p99_ms']:.2f} ms, "
+            f"recall@12 {m['recall_at_12']:.3f}; the 44-tool roster in it "
+            f"{m['db_workspace']['p50_ms']:.2f} / {m['db_workspace']['p99_ms']:.2f} ms"
         )
 
 
@@ -426,12 +419,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", default=",".join(map(str, LEVELS)))
     parser.add_argument("--rounds", type=int, default=300, help="queries per measurement")
+    parser.add_argument(
+        "--examples",
+        default=",".join(map(str, EXAMPLE_SIZES)),
+        help="synthetic catalogs with three examples a tool (sizes)",
+    )
+    parser.add_argument(
+        "--million", action="store_true", help="add a 1,000,000-vector level (tens of minutes)"
+    )
     args = parser.parse_args(argv)
     # A terminated run still stops and deletes its embedded Postgres (finally blocks run).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     console = Console(width=max(Console().width, 200))
-    levels = sorted(int(level) for level in args.levels.split(","))
-    report = asyncio.run(run(levels, args.rounds, console))
+    levels = sorted(int(level) for level in args.levels.split(",") if level)
+    sizes = tuple(sorted(int(size) for size in args.examples.split(",") if size))
+    report = asyncio.run(run(levels, args.rounds, console, sizes, args.million))
     print_report(report, console)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(report, indent=2))

@@ -11,7 +11,8 @@ import numpy as np
 
 from toolret.catalog import Catalog
 from toolret.embedders.e5 import BundledE5Embedder
-from toolret.store.schema import hnsw_index_name
+from toolret.profile import ToolScore
+from toolret.store.schema import hnsw_index_name, summary_index_name
 from toolret.store.types import VectorRow
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
@@ -63,11 +64,18 @@ async def load(
     model_id: str,
     vectors: dict[str, np.ndarray],
     example_role: Any,
+    *,
+    maintenance_work_mem: str = "2GB",
+    scores: tuple[ToolScore, ...] = (BundledE5Embedder.profile.score,),
 ) -> dict[str, float]:
-    """Write the missing vectors, publish the catalog, rebuild the model's HNSW index in bulk."""
+    """Write the missing vectors, publish the catalog (with the bundled model's summary
+    vectors), rebuild the model's HNSW index for each of ``scores`` in bulk (the summary
+    vectors' for a blend, the documents' for ``max``); their build time and sizes."""
+    indexes = (hnsw_index_name(model_id), summary_index_name(model_id))
     connection = await asyncpg.connect(url)
     try:
-        await connection.execute(f"DROP INDEX IF EXISTS {hnsw_index_name(model_id)}")
+        for index in indexes:
+            await connection.execute(f"DROP INDEX IF EXISTS {index}")
     finally:
         await connection.close()
     timings: dict[str, float] = {}
@@ -86,9 +94,24 @@ async def load(
             model_id,
             catalog.corpus_hash(model_id, example_role),
             [(name, doc.key) for name, doc in documents],
+            score=BundledE5Embedder.profile.score,
         )
         timings["load_seconds"] = time.perf_counter() - started
-        started = time.perf_counter()
-        await store.ensure_index(model_id, DIM, maintenance_work_mem="2GB")
-        timings["hnsw_build_seconds"] = time.perf_counter() - started
+        timings["hnsw_build_seconds"] = 0.0
+        for score in scores:
+            started = time.perf_counter()
+            await store.ensure_index(
+                model_id, DIM, maintenance_work_mem=maintenance_work_mem, score=score
+            )
+            seconds = time.perf_counter() - started
+            kind = "summary" if score.kind == "blend" else "documents"
+            timings[f"{kind}_build_seconds"] = seconds
+            timings["hnsw_build_seconds"] += seconds
+    connection = await asyncpg.connect(url)
+    try:
+        for name, index in zip(("hnsw_mb", "summary_hnsw_mb"), indexes, strict=True):
+            size = await connection.fetchval("SELECT pg_relation_size(to_regclass($1))", index)
+            timings[name] = (size or 0) / 2**20
+    finally:
+        await connection.close()
     return timings

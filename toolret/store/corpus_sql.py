@@ -8,17 +8,27 @@ __all__ = [
     "ABSENT_FROM_CORPUS",
     "ANALYZE_PENDING",
     "ANALYZE_SERVED",
+    "ANALYZE_SUMMARIES",
+    "CORPUS_KINDS",
+    "CORPUS_SUMMARY_COLUMNS",
     "GC_CORPORA",
+    "GC_SUMMARY_VECTORS",
+    "HAS_SUMMARIES",
     "INSERT_MEMBERSHIP",
     "IS_PUBLISHED",
     "MARK_PUBLISHED",
+    "MARK_SUMMARIZED",
     "MISSING",
+    "MISSING_SUMMARIES",
     "MOVE_PENDING",
     "PENDING_COLUMNS",
+    "PUBLISHED_ID",
     "STATUS_INDEXES",
     "STATUS_MODELS",
+    "SUMMARY_COLUMNS",
     "TOUCH",
     "UPSERT_CORPUS",
+    "VECTORS_OF",
     "gc_vectors",
 ]
 
@@ -94,6 +104,12 @@ MARK_PUBLISHED = (
 
 ANALYZE_PENDING = "ANALYZE toolret_pending_vectors, toolret_corpus_documents"
 ANALYZE_SERVED = "ANALYZE toolret_vectors"
+ANALYZE_SUMMARIES = "ANALYZE toolret_summary_vectors, toolret_corpus_summaries"
+
+PUBLISHED_ID = """
+SELECT id FROM toolret_corpora
+WHERE model_id = :model AND corpus_hash = :corpus AND published_at IS NOT NULL
+"""
 
 GC_CORPORA = """
 DELETE FROM toolret_corpora
@@ -112,6 +128,43 @@ WHERE v.created_at < coalesce(CAST(:now AS timestamptz), now()) - CAST(:grace AS
 """
 
 
+GC_SUMMARY_VECTORS = """
+DELETE FROM toolret_summary_vectors s
+WHERE s.created_at < coalesce(CAST(:now AS timestamptz), now()) - CAST(:grace AS interval)
+  AND NOT EXISTS (SELECT FROM toolret_corpus_summaries m
+                  JOIN toolret_corpora c ON c.id = m.corpus_id
+                  WHERE c.model_id = s.model_id AND m.summary_key = s.summary_key)
+"""
+"""Delete summary vectors no corpus files and that are older than grace."""
+
+# -- summaries (asyncpg positional parameters, in the publishing transaction) -------------------
+
+HAS_SUMMARIES = "SELECT $2 = ANY (summarized) FROM toolret_corpora WHERE id = $1"
+
+MARK_SUMMARIZED = """
+UPDATE toolret_corpora SET summarized = array_append(summarized, $2) WHERE id = $1
+"""
+
+CORPUS_KINDS = """
+SELECT d.tool_name, d.doc_key, v.kind
+FROM toolret_corpus_documents d
+JOIN toolret_vectors v ON v.model_id = $2 AND v.doc_key = d.doc_key
+WHERE d.corpus_id = $1
+"""
+"""Each served document of corpus ``$1`` (model ``$2``) with its tool and its stored kind."""
+
+MISSING_SUMMARIES = """
+SELECT k FROM unnest($1::text[]) AS k
+WHERE NOT EXISTS (SELECT FROM toolret_summary_vectors s WHERE s.model_id = $2 AND s.summary_key = k)
+"""
+
+VECTORS_OF = """
+SELECT doc_key, embedding FROM toolret_vectors WHERE model_id = $1 AND doc_key = ANY ($2::text[])
+"""
+
+SUMMARY_COLUMNS = ("model_id", "summary_key", "dimension", "embedding")
+CORPUS_SUMMARY_COLUMNS = ("corpus_id", "score", "summary_key", "tool_name", "exact")
+
 STATUS_MODELS = """
 WITH v AS (SELECT model_id, max(dimension) AS dimension, count(*) AS n
            FROM toolret_vectors GROUP BY model_id),
@@ -127,4 +180,7 @@ FROM m LEFT JOIN v USING (model_id) LEFT JOIN p USING (model_id) LEFT JOIN c USI
 ORDER BY 1
 """
 
-STATUS_INDEXES = "SELECT indexname FROM pg_indexes WHERE tablename = 'toolret_vectors'"
+STATUS_INDEXES = """
+SELECT indexname FROM pg_indexes
+WHERE tablename IN ('toolret_vectors', 'toolret_summary_vectors')
+"""

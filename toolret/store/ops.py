@@ -12,7 +12,7 @@ from sqlalchemy import text
 
 from toolret.store import corpus_sql
 from toolret.store.pool import StorePool, rowcount
-from toolret.store.schema import hnsw_index_name
+from toolret.store.schema import hnsw_index_name, summary_index_name
 from toolret.store.types import GCReport, ModelStatus, StoreStatus
 from toolret.store.write import GC_LOCK
 
@@ -23,8 +23,8 @@ class StoreOperations(StorePool):
     """``gc`` and ``status``: the operator's part of ``VectorStore``."""
 
     async def gc(self, grace: timedelta, *, now: datetime | None = None) -> GCReport:
-        """Delete corpora not seen within ``grace``, then vectors that no remaining corpus
-        references and that are older than ``grace``.
+        """Delete corpora not seen within ``grace``, then vectors (and summary vectors) that no
+        remaining corpus references and that are older than ``grace``.
 
         ``now`` (default: the database's clock) collects as of another time. Waits for
         publications and registrations in progress (they hold the lock shared).
@@ -38,6 +38,8 @@ class StoreOperations(StorePool):
                 removed += rowcount(
                     await connection.execute(text(corpus_sql.gc_vectors(table)), clock)
                 )
+            # derived from the documents: not counted among the vectors collected
+            await connection.execute(text(corpus_sql.GC_SUMMARY_VECTORS), clock)
             return GCReport(corpora=rowcount(corpora), vectors=removed)
 
     async def status(self) -> StoreStatus:
@@ -63,7 +65,14 @@ class StoreOperations(StorePool):
                 corpora=row[4],
                 published_corpora=row[5],
                 last_seen=row[6],
-                index=hnsw_index_name(row[0]) if hnsw_index_name(row[0]) in indexes else None,
+                index=next(
+                    (
+                        name
+                        for name in (summary_index_name(row[0]), hnsw_index_name(row[0]))
+                        if name in indexes
+                    ),
+                    None,
+                ),
             )
             for row in rows
         )

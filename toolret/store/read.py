@@ -16,6 +16,7 @@ from toolret.embedders.base import Vector
 from toolret.errors import NotIndexedError
 from toolret.store.pool import StorePool
 from toolret.store.sql import CatalogQuery, exact_sql, hnsw_sql
+from toolret.store.summary_sql import summary_sql
 from toolret.store.types import StoreRanking
 
 __all__ = ["StoreReads"]
@@ -38,13 +39,16 @@ class StoreReads(StorePool):
         """Score the catalog's candidate tools for a query vector in one round trip.
 
         Returns at least ``limit`` ranked tools besides ``exclude`` (when the catalog has them)
-        and every tool that could not be ranked. Raises ``NotIndexedError`` when no tool of the
-        catalog has a published vector.
+        and every tool that could not be ranked. A catalog of more than ``exact_limit``
+        documents whose corpus is published goes through an index (``hnsw_sql``, or
+        ``summary_sql`` for a blended score); anything else is ranked exactly. Raises
+        ``NotIndexedError`` when no tool of the catalog has a published vector.
 
         ``include`` names candidates whose scores must come back too, wherever they rank: hybrid
         ranking asks for its lexical hits, so that its fused top ``k`` is exact
         (``toolret.hybrid``). The named tools' documents are scored exactly in the same
-        statement (``_with_named``), beside the HNSW or exact ranking: still one round trip.
+        statement (``_with_named``), beside the index's or the exact ranking: still one round
+        trip.
         """
         dimension = int(vector.shape[0])
         values = np.asarray(vector, dtype=np.float32)
@@ -58,11 +62,10 @@ class StoreReads(StorePool):
         if wanted:  # the named tools' own documents, scored exactly by the same statement
             pairs = [(t, k) for t, k in zip(query.tools, query.keys, strict=True) if t in wanted]
             named = [[t for t, _ in pairs], [k for _, k in pairs], len(wanted), query.corpus_hash]
+        summarized = True
         async with self._connection("ranking query") as connection:
             if query.documents > self.exact_limit and limit > 0:
-                statement = hnsw_sql(
-                    query.model_id, dimension, limit, query.max_documents_per_tool, query.score
-                )
+                statement = _indexed_sql(query, dimension, limit)
                 skip = sorted(query.core | set(exclude))
                 rows = await connection.fetch(
                     _with_named(statement, 3, exact, published="true") if named else statement,
@@ -72,7 +75,9 @@ class StoreReads(StorePool):
                     *named,
                 )
                 ranked = [r for r in rows if r[2]] if named else rows
-                if ranked:
+                # A published corpus without summary vectors: one row of NULLs (summary_sql).
+                summarized = not any(r[0] is None for r in ranked)
+                if ranked and summarized:
                     scores = {r[0]: 1.0 - r[1] for r in ranked}
                     if named:  # the named tools' exact scores win over the index's
                         extra = (r for r in rows if not r[2] and r[1] is not None)
@@ -89,12 +94,24 @@ class StoreReads(StorePool):
                 corpus_hash=query.corpus_hash,
             )
         unranked = tuple(dict.fromkeys(r[0] for r in rows if r[1] is None))
-        return StoreRanking(scores, unranked, published=bool(rows[0][-1]))
+        # A corpus served without summary vectors is ranked exactly here, and counts as not
+        # yet published so the client asks the worker to summarize it.
+        return StoreRanking(scores, unranked, published=bool(rows[0][-1]) and summarized)
 
     async def ping(self) -> None:
         """One ``SELECT 1`` round trip on a pooled connection (the benchmark's floor)."""
         async with self._connection("SELECT 1") as connection:
             await connection.fetchval("SELECT 1")
+
+
+def _indexed_sql(query: CatalogQuery, dimension: int, limit: int) -> str:
+    """The index statement for a large catalog: summary vectors for a blended score (a tool
+    without examples is summarized by its description), documents for ``max``."""
+    if query.score.kind == "blend":
+        return summary_sql(
+            query.model_id, dimension, limit, query.max_summaries_per_tool, query.score
+        )
+    return hnsw_sql(query.model_id, dimension, limit, query.max_documents_per_tool)
 
 
 _PARAMETER = re.compile(r"\$(\d+)")

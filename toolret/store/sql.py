@@ -23,16 +23,11 @@ prepared statement's generic plan cannot see how many documents a catalog has:
   vectors (enough whatever the examples) runs in the same statement. An unpublished corpus
   returns no rows at once (a one-time filter), and the caller falls back to ``exact``.
 
-  With a ``blend`` score (and examples), the nearest vectors only nominate candidates: two
-  scans, one of descriptions (``2 x k``, so at least ``k`` tools) and one of examples
-  (``3 x k``), name the candidate tools; each candidate's documents are then looked up by
-  (corpus, tool) and scored exactly. A tool outside both scans cannot score better than the
-  bound the scans' farthest distances give, so when ``k`` candidates score within it the
-  answer is exact (given the index's nearest neighbours); when they do not, wider scans
-  (``4 x k`` descriptions, ``k x max(5, most documents)`` examples) run in the same
-  statement. Both statements read a document's kind from its stored vector (the kind its
-  first writer gave it: a text that is one tool's description and, in the same role, another
-  tool's example would count as the first).
+  With a ``blend`` score (and examples) a large catalog is ranked by its tools' summary
+  vectors instead (``toolret.store.summary_sql``), in one scan of its own index. Both
+  statements read a document's kind from its stored vector (the kind its first writer gave
+  it: a text that is one tool's description and, in the same role, another tool's example
+  would count as the first).
 
 Model id, dimension and the HNSW limits are literals (they select the partial index and the
 plan); every value from a request is a parameter. The query vector travels in pgvector's binary
@@ -48,19 +43,21 @@ from functools import lru_cache
 from toolret.catalog import Catalog
 from toolret.profile import DEFAULT_PROFILE, LEARNED_MIN_SIMILARITY, RetrievalProfile, ToolScore
 from toolret.store.schema import sql_literal, vector_cast
+from toolret.store.summaries import summary_count
 from toolret.tool import Role
 
 __all__ = [
     "EXACT_LIMIT",
-    "FIRST_DESCRIPTIONS_PER_TOOL",
-    "FIRST_EXAMPLES_PER_TOOL",
     "FIRST_SCAN_PER_TOOL",
+    "LEARNED_MAX_DISTANCE",
     "CatalogQuery",
+    "blend_distance",
     "exact_sql",
     "hnsw_sql",
+    "query_vector",
 ]
 
-_LEARNED_MAX_DISTANCE = f"{1.0 - LEARNED_MIN_SIMILARITY:.6f}"
+LEARNED_MAX_DISTANCE = f"{1.0 - LEARNED_MIN_SIMILARITY:.6f}"
 """Learned vectors count only within this cosine distance (``toolret.feedback.learning``)."""
 
 EXACT_LIMIT = 500
@@ -85,6 +82,7 @@ class CatalogQuery:
     candidates: frozenset[str]
     max_documents_per_tool: int
     score: ToolScore = DEFAULT_PROFILE.score
+    max_summaries_per_tool: int = 1
 
     @classmethod
     def build(
@@ -96,10 +94,13 @@ class CatalogQuery:
     ) -> CatalogQuery:
         tools: list[str] = []
         keys: list[str] = []
-        most = 1  # documents of the candidate with the most
+        most = summaries = 1  # documents and summary vectors of the candidate with the most
         for tool in catalog.candidates:
-            documents = {doc.key for doc in tool.documents(example_role, profile.template)}
+            kinds = {doc.key: doc.kind for doc in tool.documents(example_role, profile.template)}
+            documents = set(kinds)
             most = max(most, len(documents))
+            examples = sum(kind == "example" for kind in kinds.values())
+            summaries = max(summaries, summary_count(examples, profile.score))
             for key in sorted(documents):
                 tools.append(tool.name)
                 keys.append(key)
@@ -112,6 +113,7 @@ class CatalogQuery:
             candidates=frozenset(tool.name for tool in catalog.candidates),
             max_documents_per_tool=most,
             score=profile.score,
+            max_summaries_per_tool=summaries,
         )
 
     @property
@@ -138,12 +140,13 @@ def exact_sql(model_id: str, dimension: int, score: ToolScore = DEFAULT_PROFILE.
     FROM scored GROUP BY tool_name"""
     else:
         tools = f"""
-    SELECT tool_name, {_blend(score)} AS distance, bool_and(distance IS NOT NULL) AS complete
+    SELECT tool_name, {blend_distance(score)} AS distance,
+           bool_and(distance IS NOT NULL) AS complete
     FROM (SELECT *, row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n
           FROM scored) AS s
     GROUP BY tool_name"""
     return f"""
-WITH query AS MATERIALIZED (SELECT {_query_vector(dimension)} AS q),
+WITH query AS MATERIALIZED (SELECT {query_vector(dimension)} AS q),
 scored AS MATERIALIZED (
     SELECT c.tool_name, v.kind, v.embedding::{cast} <=> (SELECT q FROM query) AS distance
     FROM unnest($2::text[], $3::text[]) AS c(tool_name, doc_key)
@@ -155,7 +158,7 @@ scored AS MATERIALIZED (
     SELECT l.tool_name, 'example', l.embedding::{cast} <=> (SELECT q FROM query)
     FROM toolret_learned_vectors l
     WHERE l.model_id = {model} AND l.corpus_hash = $5 AND l.tool_name = ANY ($2::text[])
-      AND l.embedding::{cast} <=> (SELECT q FROM query) <= {_LEARNED_MAX_DISTANCE}),
+      AND l.embedding::{cast} <=> (SELECT q FROM query) <= {LEARNED_MAX_DISTANCE}),
 tools AS MATERIALIZED ({tools})
 SELECT r.tool_name, r.distance,
        (SELECT c.published_at IS NOT NULL FROM toolret_corpora c
@@ -172,38 +175,17 @@ tool) that always held ``k`` distinct tools for the eval's 133 messages; when it
 second pass scans ``k × most vectors of any tool``, which always does."""
 
 
-FIRST_DESCRIPTIONS_PER_TOOL = 2
-FIRST_EXAMPLES_PER_TOOL = 3
-"""With a blended score, the first pass scans ``2 × k`` descriptions and ``3 × k`` examples:
-on the public dev benchmark (60 tools, 660 vectors) and the roster's tuning half those certify
-the exact answer for 93–100% of messages; the second pass (``4 × k`` and
-``k × max(5, most documents)``) certified all of them. Where scores have a flat tail (random
-vectors, where only the few true neighbours are near) the first pass seldom certifies: the
-statement then costs about nine times the max statement (three with one pass)."""
-
-
 @lru_cache(maxsize=256)
-def hnsw_sql(
-    model_id: str,
-    dimension: int,
-    tools: int,
-    most_documents: int,
-    score: ToolScore = DEFAULT_PROFILE.score,
-) -> str:
-    """Rank a published corpus through the model's HNSW index.
+def hnsw_sql(model_id: str, dimension: int, tools: int, most_documents: int) -> str:
+    """Rank a published corpus through the model's HNSW index over documents (max score).
 
     ``$1`` query vector, ``$2`` the corpus hash, ``$3`` tool names to leave out (core tools,
     tools already bound). Returns the best ``tools`` other tools as ``(tool_name, distance)``,
     best first; no rows when the corpus is not published. A catalog without examples
-    (``most_documents`` 1) scores every tool by its description under either score.
-    """
-    if score.kind == "blend" and most_documents > 1:
-        return _hnsw_blend_sql(model_id, dimension, tools, most_documents, score)
-    return _hnsw_max_sql(model_id, dimension, tools, most_documents)
+    (``most_documents`` 1) scores every tool by its description, so under either score; a
+    blended score with examples is ranked by ``toolret.store.summary_sql`` instead.
 
-
-def _hnsw_max_sql(model_id: str, dimension: int, tools: int, most_documents: int) -> str:
-    """A tool's score is its nearest vector, so the ``tools`` best tools are the first ``tools``
+    A tool's score is its nearest vector, so the ``tools`` best tools are the first ``tools``
     distinct owners in distance order: scanning ``tools × most_documents`` vectors is certain
     to reach them. That can be ten times what is needed, so a first pass scans
     ``FIRST_SCAN_PER_TOOL × tools`` vectors, and the second pass runs (a one-time filter)
@@ -217,7 +199,7 @@ def _hnsw_max_sql(model_id: str, dimension: int, tools: int, most_documents: int
 
     def scan(limit: int, gate: str) -> str:
         return f"""
-    SELECT v.doc_key, v.embedding::{cast} <=> {_query_vector(dimension)} AS distance
+    SELECT v.doc_key, v.embedding::{cast} <=> {query_vector(dimension)} AS distance
     FROM toolret_vectors v
     WHERE v.model_id = {model}
       AND {gate}
@@ -242,11 +224,11 @@ WITH corpus AS MATERIALIZED (
     SELECT id FROM toolret_corpora
     WHERE model_id = {model} AND corpus_hash = $2 AND published_at IS NOT NULL),
 learned AS MATERIALIZED (  -- the corpus's learned example vectors, scored exactly (few)
-    SELECT l.tool_name, min(l.embedding::{cast} <=> {_query_vector(dimension)}) AS distance
+    SELECT l.tool_name, min(l.embedding::{cast} <=> {query_vector(dimension)}) AS distance
     FROM toolret_learned_vectors l
     WHERE l.model_id = {model} AND l.corpus_hash = $2 AND (SELECT id FROM corpus) IS NOT NULL
       AND l.tool_name <> ALL ($3::text[])
-      AND l.embedding::{cast} <=> {_query_vector(dimension)} <= {_LEARNED_MAX_DISTANCE}
+      AND l.embedding::{cast} <=> {query_vector(dimension)} <= {LEARNED_MAX_DISTANCE}
     GROUP BY l.tool_name),"""
     if first == every:
         return f"""{corpus}
@@ -273,114 +255,7 @@ LIMIT {int(tools)}
 """
 
 
-def _hnsw_blend_sql(
-    model_id: str, dimension: int, tools: int, most_documents: int, score: ToolScore
-) -> str:
-    """Candidates from the nearest descriptions and examples, scored exactly, certified.
-
-    Each pass scans descriptions and examples (HNSW, filtered to the corpus's members), takes
-    every tool either scan met, or with a learned vector near the message (a learned vector
-    beyond ``LEARNED_MIN_SIMILARITY`` does not count, so the bound below still holds), as a
-    candidate, looks up all of each candidate's documents by
-    (corpus, tool) and scores them exactly (``_blend``). A tool neither scan met has its
-    description at least the description scan's farthest distance ``d`` away and its examples
-    at least the example scan's ``e``: its distance is at least ``min(d, w·d + (1-w)·e)``
-    (``d`` alone bounds a tool without examples). When ``tools`` candidates are within that
-    bound, no other tool can displace them; otherwise the second, wider pass runs.
-    """
-    model = sql_literal(model_id)
-    cast = vector_cast(dimension)
-    query = _query_vector(dimension)
-    corpus_id = "(SELECT id FROM corpus)"
-    passes = (
-        (tools * FIRST_DESCRIPTIONS_PER_TOOL, tools * FIRST_EXAMPLES_PER_TOOL),
-        (tools * 2 * FIRST_DESCRIPTIONS_PER_TOOL, tools * max(most_documents, 5)),
-    )
-
-    def scan(kind: str, limit: int, gate: str) -> str:
-        return f"""
-    SELECT v.doc_key, v.embedding::{cast} <=> {query} AS distance
-    FROM toolret_vectors v
-    WHERE v.model_id = {model} AND v.kind = '{kind}'
-      AND {gate}
-      AND EXISTS (SELECT FROM toolret_corpus_documents d
-                  WHERE d.corpus_id = {corpus_id} AND d.doc_key = v.doc_key
-                    AND d.tool_name <> ALL ($3::text[]))
-    ORDER BY distance
-    LIMIT {int(limit)}"""
-
-    def rescore(scans: tuple[str, ...]) -> str:
-        met = " UNION ALL ".join(f"SELECT doc_key FROM {name}" for name in scans)
-        return f"""
-    SELECT tool_name, {_blend(score)} AS distance
-    FROM (SELECT *, row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n
-          FROM (SELECT d.tool_name, v.kind, v.embedding::{cast} <=> {query} AS distance
-                FROM (SELECT m.tool_name FROM ({met}) AS n
-                      JOIN toolret_corpus_documents m
-                        ON m.corpus_id = {corpus_id} AND m.doc_key = n.doc_key
-                      WHERE m.tool_name <> ALL ($3::text[])
-                      UNION
-                      SELECT tool_name FROM learned) AS candidate
-                JOIN toolret_corpus_documents d
-                  ON d.corpus_id = {corpus_id} AND d.tool_name = candidate.tool_name
-                JOIN toolret_vectors v ON v.model_id = {model} AND v.doc_key = d.doc_key
-                UNION ALL
-                SELECT tool_name, 'example', distance FROM learned
-               ) AS scored
-         ) AS s
-    GROUP BY tool_name"""
-
-    def farthest(name: str, limit: int) -> str:
-        # Every member was scanned when the scan came back short: nothing is farther.
-        return (
-            f"(SELECT CASE WHEN count(*) < {int(limit)} THEN 'Infinity'::float8 "
-            f"ELSE max(distance) END FROM {name})"
-        )
-
-    def certified(number: int) -> str:
-        descriptions, examples = passes[number - 1]
-        d = farthest(f"descriptions_{number}", descriptions)
-        e = farthest(f"examples_{number}", examples)
-        weight = score.description_weight
-        if weight >= 1.0:
-            bound = d
-        elif weight <= 0.0:
-            bound = f"least({d}, {e})"
-        else:
-            bound = f"least({d}, {weight!r} * {d} + {1 - weight!r} * {e})"
-        return f"(SELECT count(*) >= {int(tools)} FROM tools_{number} WHERE distance <= {bound})"
-
-    opened = f"{corpus_id} IS NOT NULL"
-    wider = f"{opened} AND NOT (SELECT ok FROM certain)"
-    (d1, e1), (d2, e2) = passes
-    return f"""
-WITH corpus AS MATERIALIZED (
-    SELECT id FROM toolret_corpora
-    WHERE model_id = {model} AND corpus_hash = $2 AND published_at IS NOT NULL),
-learned AS MATERIALIZED (  -- learned example vectors near the message: candidates, scored exactly
-    SELECT l.tool_name, l.embedding::{cast} <=> {query} AS distance
-    FROM toolret_learned_vectors l
-    WHERE l.model_id = {model} AND l.corpus_hash = $2 AND {corpus_id} IS NOT NULL
-      AND l.tool_name <> ALL ($3::text[])
-      AND l.embedding::{cast} <=> {query} <= {_LEARNED_MAX_DISTANCE}),
-descriptions_1 AS MATERIALIZED ({scan("description", d1, opened)}),
-examples_1 AS MATERIALIZED ({scan("example", e1, opened)}),
-tools_1 AS MATERIALIZED ({rescore(("descriptions_1", "examples_1"))}),
-certain AS MATERIALIZED (SELECT {certified(1)} AS ok),
-descriptions_2 AS MATERIALIZED ({scan("description", d2, wider)}),
-examples_2 AS MATERIALIZED ({scan("example", e2, wider)}),
-tools_2 AS MATERIALIZED ({rescore(("descriptions_2", "examples_2"))})
-SELECT tool_name, distance FROM (
-    SELECT * FROM tools_1 WHERE (SELECT ok FROM certain)
-    UNION ALL
-    SELECT * FROM tools_2) AS r
-WHERE distance IS NOT NULL
-ORDER BY distance, tool_name
-LIMIT {int(tools)}
-"""
-
-
-def _blend(score: ToolScore) -> str:
+def blend_distance(score: ToolScore) -> str:
     """A tool's blended distance over rows ``(kind, distance, n)``, ``n`` the row's rank among
     the tool's documents of its kind: the weighted description and best-examples distances, or
     the description's alone for a tool without examples. One minus it is ``score``."""
@@ -391,7 +266,7 @@ def _blend(score: ToolScore) -> str:
     return f"coalesce({blended}, {description})"
 
 
-def _query_vector(dimension: int) -> str:
+def query_vector(dimension: int) -> str:
     """``$1``, a ``vector`` sent in pgvector's binary format, as the model's comparison type."""
     cast = vector_cast(dimension)
     plain = f"$1::vector({int(dimension)})"

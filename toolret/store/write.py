@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
+from typing import Any
 
 import asyncpg
 import numpy as np
+from numpy.typing import NDArray
 from pgvector.asyncpg import register_vector
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from toolret.errors import StoreError, StoreUnavailableError
+from toolret.profile import DEFAULT_PROFILE, ToolScore
 from toolret.store import corpus_sql
 from toolret.store.pool import (
     CONNECT_FIX,
@@ -27,7 +30,14 @@ from toolret.store.pool import (
     unreachable,
     xact_lock,
 )
-from toolret.store.schema import HNSW_MAX_DIMENSION, hnsw_index_name, hnsw_index_sql
+from toolret.store.schema import (
+    HNSW_MAX_DIMENSION,
+    hnsw_index_name,
+    hnsw_index_sql,
+    summary_index_name,
+    summary_index_sql,
+)
+from toolret.store.summaries import ToolSummary, score_tag, summarize
 from toolret.store.types import CorpusIncompleteError, VectorRow
 
 __all__ = ["ANALYZE_FROM", "GC_LOCK", "StoreWrites"]
@@ -42,19 +52,31 @@ class StoreWrites(StorePool):
     """Writing, locking and publishing: the worker's part of ``VectorStore``."""
 
     async def ensure_index(
-        self, model_id: str, dimension: int, *, maintenance_work_mem: str = "512MB"
+        self,
+        model_id: str,
+        dimension: int,
+        *,
+        maintenance_work_mem: str = "512MB",
+        score: ToolScore = DEFAULT_PROFILE.score,
     ) -> str | None:
-        """Create the model's partial HNSW index if it is missing; return its name.
+        """Create the model's partial HNSW index for ``score`` if it is missing; return its name.
 
-        Indexing calls it after a model's first corpus is published, so the graph is built in
-        bulk; building it over many rows needs memory (``maintenance_work_mem``, raised for
-        this transaction only). None when the dimension is beyond what HNSW indexes: that
-        model is ranked by exact scans only.
+        One index per model, of what its score scans: the summary vectors for a blended score
+        (``summary_index_sql``), the documents for ``max`` (``hnsw_index_sql``). Indexing calls
+        it after a model's first corpus is published, so the graph is built in bulk; building
+        it over many rows needs memory (``maintenance_work_mem``, raised for this transaction
+        only). None when the dimension is beyond what HNSW indexes: that model is ranked by
+        exact scans only.
         """
         if dimension > HNSW_MAX_DIMENSION:
             return None
-        name = hnsw_index_name(model_id)
-        if (model_id, dimension) in self._indexed_models:
+        if score.kind == "blend":
+            name, statement = summary_index_name(model_id), summary_index_sql
+            analyze = corpus_sql.ANALYZE_SUMMARIES
+        else:
+            name, statement = hnsw_index_name(model_id), hnsw_index_sql
+            analyze = corpus_sql.ANALYZE_SERVED
+        if (name, dimension) in self._indexed_models:
             return name
         async with self.transaction() as connection:
             await xact_lock(connection, "index", model_id)
@@ -62,15 +84,13 @@ class StoreWrites(StorePool):
                 text("SELECT set_config('maintenance_work_mem', :memory, true)"),
                 {"memory": maintenance_work_mem},
             )
-            created = await connection.execute(
+            absent = await connection.execute(
                 text("SELECT to_regclass(:name) IS NULL"), {"name": name}
             )
-            if created.scalar():
-                await connection.execute(text(hnsw_index_sql(model_id, dimension)))
-                await connection.execute(
-                    text(corpus_sql.ANALYZE_SERVED)
-                )  # the expression's statistics
-        self._indexed_models.add((model_id, dimension))
+            if absent.scalar():
+                await connection.execute(text(statement(model_id, dimension)))
+                await connection.execute(text(analyze))  # the expression's statistics
+        self._indexed_models.add((name, dimension))
         return name
 
     async def missing(self, model_id: str, keys: Collection[str]) -> set[str]:
@@ -120,6 +140,32 @@ class StoreWrites(StorePool):
                 )
             return len(fresh)
 
+    async def write_summary_vectors(
+        self, model_id: str, vectors: Sequence[tuple[str, NDArray[np.float32]]]
+    ) -> int:
+        """Store summary vectors ahead of publication (``SummaryBuilder``): content-addressed,
+        and unreachable until a published corpus files them. Returns how many were new."""
+        if not vectors:
+            return 0
+        async with self._connection("writing summaries") as connection, connection.transaction():
+            await connection.execute("SET LOCAL statement_timeout = 0")
+            await connection.execute("SELECT pg_advisory_xact_lock($1)", summary_lock(model_id))
+            keys = [key for key, _ in vectors]
+            absent = await connection.fetch(corpus_sql.MISSING_SUMMARIES, keys, model_id)
+            wanted = {record[0] for record in absent}
+            fresh = {key: vector for key, vector in vectors if key in wanted}
+            if fresh:
+                await register_vector(connection)
+                await connection.copy_records_to_table(
+                    "toolret_summary_vectors",
+                    columns=corpus_sql.SUMMARY_COLUMNS,
+                    records=[
+                        (model_id, key, int(vector.shape[0]), vector)
+                        for key, vector in fresh.items()
+                    ],
+                )
+            return len(fresh)
+
     async def register(
         self, model_id: str, corpus_hash: str, documents: Sequence[tuple[str, str]]
     ) -> bool:
@@ -146,13 +192,19 @@ class StoreWrites(StorePool):
             return bool(result.scalar())
 
     async def publish(
-        self, model_id: str, corpus_hash: str, documents: Sequence[tuple[str, str]]
+        self,
+        model_id: str,
+        corpus_hash: str,
+        documents: Sequence[tuple[str, str]],
+        *,
+        score: ToolScore | None = None,
     ) -> bool:
         """Publish a corpus in one transaction: from its commit on, readers see all of it.
 
         Registers the corpus if needed; refuses (``CorpusIncompleteError``) if any document has
-        no vector; moves its pending vectors into the served table. Returns False if it was
-        already published.
+        no vector; moves its pending vectors into the served table; with a blended ``score``,
+        writes its tools' summary vectors (``toolret.store.summaries``), so a large catalog is
+        ranked through them from the first request. Returns False if it was already published.
         """
         async with self.transaction() as connection:
             await xact_lock(connection, "publish", model_id)
@@ -181,8 +233,36 @@ class StoreWrites(StorePool):
                 # Or the ranking query is planned for a model with no rows: an exact sort of
                 # 40,000 rows (150 ms) instead of the HNSW index (1.5 ms), measured.
                 await connection.execute(text(corpus_sql.ANALYZE_SERVED))
+            if score is not None and score.kind == "blend":
+                await self._summarize(connection, model_id, corpus_id, score)
             await connection.execute(text(corpus_sql.MARK_PUBLISHED), {"id": corpus_id})
             return True
+
+    async def summarize(self, model_id: str, corpus_hash: str, score: ToolScore) -> int:
+        """Write a published corpus's summary vectors under a blended ``score`` if it has none
+        (a corpus published before toolret had them, or under another score). Returns how
+        many vectors were new; 0 for an unknown or unpublished corpus, or a ``max`` score."""
+        if score.kind != "blend":
+            return 0
+        async with self.transaction() as connection:
+            await xact_lock(connection, "publish", model_id)
+            result = await connection.execute(
+                text(corpus_sql.PUBLISHED_ID), {"model": model_id, "corpus": corpus_hash}
+            )
+            corpus_id = result.scalar()
+            if corpus_id is None:
+                return 0
+            return await self._summarize(connection, model_id, int(corpus_id), score)
+
+    @staticmethod
+    async def _summarize(
+        connection: AsyncConnection, model_id: str, corpus_id: int, score: ToolScore
+    ) -> int:
+        raw = await connection.get_raw_connection()
+        written = await write_summaries(raw.driver_connection, model_id, corpus_id, score)
+        if written >= ANALYZE_FROM:
+            await connection.execute(text(corpus_sql.ANALYZE_SUMMARIES))
+        return written
 
     @asynccontextmanager
     async def lock(self, model_id: str, corpus_hash: str) -> AsyncIterator[None]:
@@ -253,3 +333,85 @@ class StoreWrites(StorePool):
                 f"not {len(pairs)}: two toolret versions hash catalogs differently"
             )
         return int(corpus_id), bool(published)
+
+
+_CHUNK = 2000
+"""Tools whose document vectors are read and summarized at a time (bounded memory)."""
+
+
+async def write_summaries(connection: Any, model_id: str, corpus_id: int, score: ToolScore) -> int:
+    """File corpus ``corpus_id``'s summaries under ``score``: write the vectors not stored yet,
+    then which belong to which tool. Returns how many vectors were new.
+
+    Runs on the asyncpg connection of the caller's transaction, which holds the model's publish
+    lock (two writers of one summary take turns). Reads the documents' kinds as stored, as the
+    ranking statements do. A tool without examples is summarized by its description: a model
+    with a blended score is searched through its summary vectors alone. Idempotent.
+    """
+    tag = score_tag(score)
+    if await connection.fetchval(corpus_sql.HAS_SUMMARIES, corpus_id, tag):
+        return 0
+    await connection.execute("SELECT pg_advisory_xact_lock($1)", summary_lock(model_id))
+    documents: dict[str, tuple[list[str], list[str]]] = {}
+    for tool, key, kind in await connection.fetch(corpus_sql.CORPUS_KINDS, corpus_id, model_id):
+        described, examples = documents.setdefault(tool, ([], []))
+        (described if kind == "description" else examples).append(key)
+    plans: dict[str, list[tuple[str, ToolSummary]]] = {}
+    for tool, (described, examples) in documents.items():
+        examples.sort()
+        # a tool whose description is stored as another tool's example has none: no summary,
+        # as the statements give it no score
+        plans[tool] = [(key, summarize(key, examples, score)) for key in sorted(described)]
+    keys = list({key for plan in plans.values() for _, summary in plan for key in summary.keys})
+    missing = {
+        row[0] for row in await connection.fetch(corpus_sql.MISSING_SUMMARIES, keys, model_id)
+    }
+    needed = [
+        tool for tool, plan in plans.items() if any(missing.intersection(s.keys) for _, s in plan)
+    ]
+    written = 0
+    for start in range(0, len(needed), _CHUNK):
+        chunk = needed[start : start + _CHUNK]
+        wanted = [key for tool in chunk for key in (*documents[tool][0], *documents[tool][1])]
+        rows = await connection.fetch(corpus_sql.VECTORS_OF, model_id, wanted)
+        vectors = {row[0]: _array(row[1]) for row in rows}
+        records: dict[str, tuple[str, str, int, NDArray[np.float32]]] = {}
+        for tool in chunk:
+            example_vectors = [vectors[key] for key in documents[tool][1]]
+            for description, summary in plans[tool]:
+                weight = score.description_weight
+                made = summary.vectors(vectors[description], example_vectors, weight)
+                for key, vector in zip(summary.keys, made, strict=True):
+                    if key in missing and key not in records:
+                        records[key] = (model_id, key, int(vector.shape[0]), vector)
+        await connection.copy_records_to_table(
+            "toolret_summary_vectors",
+            columns=corpus_sql.SUMMARY_COLUMNS,
+            records=list(records.values()),
+        )
+        missing.difference_update(records)
+        written += len(records)
+    filed = {
+        (key, tool): summary.exact
+        for tool, plan in plans.items()
+        for _, summary in plan
+        for key in summary.keys
+    }
+    await connection.copy_records_to_table(
+        "toolret_corpus_summaries",
+        columns=corpus_sql.CORPUS_SUMMARY_COLUMNS,
+        records=[(corpus_id, tag, key, tool, exact) for (key, tool), exact in filed.items()],
+    )
+    await connection.execute(corpus_sql.MARK_SUMMARIZED, corpus_id, tag)
+    return written
+
+
+def summary_lock(model_id: str) -> int:
+    """The advisory lock writers of a model's summary vectors take in turn."""
+    return lock_key("summaries", model_id)
+
+
+def _array(value: Any) -> NDArray[np.float32]:
+    """A vector as pgvector's codec returns it (``Vector``, or an array), as float32."""
+    to_numpy = getattr(value, "to_numpy", None)
+    return np.asarray(to_numpy() if to_numpy is not None else value, dtype=np.float32)
