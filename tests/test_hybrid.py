@@ -21,7 +21,7 @@ from toolret.hybrid import INCLUDE_LIMIT, lexical_hits, widen
 from toolret.lexical import catalog_index
 from toolret.profile import profile_of
 from toolret.settings import RetrievalMode
-from toolret.store.sql import CatalogQuery
+from toolret.store.sql import EXACT_LIMIT, CatalogQuery
 
 BUDGET = 60.0
 """Generous: these tests are about what is selected, not the speed of a loaded machine."""
@@ -49,14 +49,27 @@ def _with_examples() -> Catalog:
 
 @pytest.mark.parametrize("mode", ["dense", "bm25", "hybrid"])
 @pytest.mark.parametrize("examples", [False, True], ids=["descriptions", "examples"])
+@pytest.mark.parametrize("exact_limit", [EXACT_LIMIT, 0], ids=["exact", "summary-index"])
 async def test_the_client_selects_what_the_in_memory_retriever_selects(
-    database_url: str, embedder: CountingEmbedder, mode: RetrievalMode, examples: bool
+    database_url: str,
+    embedder: CountingEmbedder,
+    mode: RetrievalMode,
+    examples: bool,
+    exact_limit: int,
 ) -> None:
+    """Through the exact statement and through the summary index (``exact_limit=0``: how a
+    catalog past ``EXACT_LIMIT`` documents is ranked), lexical hits scored beside it."""
     catalog = _with_examples() if examples else crm_catalog()
     memory = InMemoryRetriever(embedder, mode=mode, k=3, time_budget=BUDGET)
     await memory.index(catalog)
     async with ToolRetrievalClient(
-        database_url, embedder=embedder, mode=mode, k=3, time_budget=BUDGET
+        database_url,
+        embedder=embedder,
+        mode=mode,
+        k=3,
+        time_budget=BUDGET,
+        exact_limit=exact_limit,
+        reuse=0,
     ) as client:
         await client.index(catalog)
         for message in MESSAGES:
