@@ -331,10 +331,9 @@ class ToolRetrievalClient:
             return Ranking(result.scores, result.unranked)
 
         weight = profile_of(embedder).lexical_weight if self.mode == "hybrid" else None
-        # exact to k + TIE_SLACK places, as the statement's dense list: what reuse relies on
-        ranking = await rank_hybrid(catalog, text, fetch, weight, k + TIE_SLACK, skip)
+        depth = k + TIE_SLACK  # exact this deep, as the statement's dense list: reuse relies on it
+        ranking = await rank_hybrid(catalog, text, fetch, weight, depth, skip)
         if complete:
-            depth = k + TIE_SLACK
             self._rankings.keep(kept, text, skip, ranking, depth=depth, candidates=query.candidates)
         return ranking
 
