@@ -56,7 +56,7 @@ from toolret.settings import RetrievalMode, Settings, make_embedder, retrieval_m
 from toolret.store.sql import EXACT_LIMIT, CatalogQuery
 from toolret.store.vector_store import VectorStore
 from toolret.tool import Tool
-from toolret.transcript import latest_human_text
+from toolret.transcript import reported_message
 from toolret.worker_asks import WorkerAsks
 
 if TYPE_CHECKING:  # imported where used: Redis and arq are optional
@@ -357,8 +357,9 @@ class ToolRetrievalClient:
         """
         try:
             items = list(transcript)
-            if message is not None or not all(isinstance(item, str) for item in items):
-                self._forget(latest_human_text(items) if message is None else message)
+            text = reported_message(items, message)
+            if text:
+                self._forget(text)
             if self.redis_url is None or self._closed:
                 return False
             if self._feedback is None:
@@ -370,7 +371,7 @@ class ToolRetrievalClient:
                 items,
                 embedder=self.embedder,
                 k=self.k,
-                message=message,
+                message=text,
                 learn=self._settings.learn if learn is None else learn,
                 keep_text=self._settings.feedback_text,
             )

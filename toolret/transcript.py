@@ -37,6 +37,7 @@ __all__ = [
     "last_human_index",
     "latest_human_text",
     "loaded_by_anthropic",
+    "reported_message",
     "result_payload",
     "search_outputs",
     "tool_calls",
@@ -131,6 +132,14 @@ def latest_human_text(messages: Sequence[Any]) -> str:
     message = messages[index]
     content = field(message, "content")
     return content_text(content if content is not None else blocks(message))
+
+
+def reported_message(items: Sequence[Any], message: str | None = None) -> str:
+    """What a reported turn was about: ``message`` if given, else the latest human message of
+    ``items`` ('' when ``items`` are only the names of the tools called)."""
+    if message is not None:
+        return message
+    return "" if all(isinstance(item, str) for item in items) else latest_human_text(items)
 
 
 def current_turn(messages: Iterable[Any]) -> list[Any]:

@@ -27,7 +27,7 @@ from toolret.metrics import record_feedback, record_feedback_dropped
 from toolret.profile import corpus_hash
 from toolret.queue import QUEUE_NAME, redis_settings
 from toolret.selection import Selection
-from toolret.transcript import latest_human_text
+from toolret.transcript import reported_message
 
 __all__ = ["BUFFER_SIZE", "FEEDBACK_FUNCTION", "FeedbackSender"]
 
@@ -81,9 +81,8 @@ class FeedbackSender:
         if not selection.narrowed:
             return False
         if message is None:
-            items = list(transcript)
-            message = "" if all(isinstance(i, str) for i in items) else latest_human_text(items)
-            transcript = items
+            transcript = list(transcript)
+            message = reported_message(transcript)
         peek = getattr(embedder, "peek", None)
         vector: Vector | None = peek(message) if callable(peek) and message else None
         if vector is None:
