@@ -29,7 +29,7 @@ lint: $(STAMP)  ## ruff and mypy --strict on the library and the worker
 eval: $(STAMP)  ## recall and narrowing per language and mode, cache stability, learning replay; report in evals/out/
 	$(BIN)/toolret eval
 	$(BIN)/python -m evals.studies.cache_stability
-	$(BIN)/python -m evals.studies.learning
+	$(BIN)/python -m evals.studies.learning_replay
 
 bench: $(STAMP)  ## request-path latency and throughput against in-process baselines (BENCH=--million: a 1,000,000-vector level)
 	$(BIN)/python -m evals.perf $(BENCH)

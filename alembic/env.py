@@ -1,8 +1,8 @@
 """Alembic environment for toolret's tables: async (asyncpg), its own version table.
 
 The database URL comes from, in order: ``config.attributes["database_url"]`` (set by
-``toolret.store.schema.upgrade_database``), ``alembic -x url=...``, ``TOOLRET_DATABASE_URL``, then
-``DATABASE_URL`` (the same precedence as ``toolret.settings``), and ``sqlalchemy.url`` in
+``toolret.store._schema.upgrade_database``), ``alembic -x url=...``, ``TOOLRET_DATABASE_URL``, then
+``DATABASE_URL`` (the same precedence as ``toolret._settings``), and ``sqlalchemy.url`` in
 ``alembic.ini``. Any ``postgresql://`` URL
 is accepted and driven through asyncpg. Concurrent runs (two deploys migrating at once) are
 serialized by a transaction-level advisory lock.
@@ -20,8 +20,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from alembic import context
-from toolret.store.schema import VERSION_TABLE, metadata
-from toolret.store.types import asyncpg_url
+from toolret.store._schema import VERSION_TABLE, metadata
+from toolret.store._types import asyncpg_url
 
 MIGRATION_LOCK = 7_302_519_884_113_021_001
 """Advisory lock key held while migrating (any constant unique to toolret)."""

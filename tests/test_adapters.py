@@ -16,6 +16,7 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 
+from toolret._catalog import Catalog
 from toolret.adapters import (
     McpOrigin,
     ToolRegistry,
@@ -31,7 +32,6 @@ from toolret.adapters import (
     to_openai,
     tool_def,
 )
-from toolret.catalog import Catalog
 from toolret.errors import (
     AmbiguousToolNameError,
     CatalogError,
@@ -42,7 +42,7 @@ from toolret.errors import (
     ToolNameCollisionError,
     UnknownCoreToolError,
 )
-from toolret.selection import Mode, Selection
+from toolret.retrieval._selection import Mode, Selection
 
 CREATE = "Create a new record, such as a contact or a company, with its field values."
 DELETE = "Permanently delete one record, such as a contact or a company, from the CRM."

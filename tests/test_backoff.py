@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from toolret.backoff import Backoff
+from toolret.indexing._backoff import Backoff
 
 
 class Clock:

@@ -13,12 +13,12 @@ import pytest
 
 from evals.benchmark import roster_set
 from evals.data.cases import HELD, TUNE
-from tests.embedders import CountingEmbedder
-from tests.tools import CRM_TOOLS
-from toolret.adapters.mcp import mcp_origin
-from toolret.bench.data import BenchmarkError, load_benchmark
-from toolret.bench.runner import run_bench
-from toolret.bench.studies import StudyResult
+from tests.support.embedders import CountingEmbedder
+from tests.support.tools import CRM_TOOLS
+from toolret.adapters._mcp import mcp_origin
+from toolret.recall._data import BenchmarkError, load_benchmark
+from toolret.recall._runner import run_bench
+from toolret.recall.studies import StudyResult
 
 CASES = [
     ("en", "remove the duplicate contact for Acme", ["delete_record"]),

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from tests.tools import CRM_TOOLS, crm_catalog
+from tests.support.tools import CRM_TOOLS, crm_catalog
 from toolret import (
     Catalog,
     DuplicateToolError,
@@ -17,8 +17,8 @@ from toolret import (
     ToolretError,
     UnknownCoreToolError,
 )
-from toolret.profile import LEGACY_PROFILE
-from toolret.tool import (
+from toolret._profile import LEGACY_PROFILE
+from toolret._tool import (
     DEFAULT_TEMPLATE,
     LEGACY_TEMPLATE,
     check_template,
@@ -224,7 +224,7 @@ def test_every_catalog_error_is_a_toolret_error() -> None:
 
 def test_gemini_keeps_the_documents_it_was_indexed_with() -> None:
     """Gemini's profile is the legacy one: its corpus hashes (and vectors) stay as they were."""
-    from toolret.embedders.gemini import GeminiEmbedder
+    from toolret.embedders._gemini import GeminiEmbedder
 
     assert GeminiEmbedder.profile == LEGACY_PROFILE
     assert GeminiEmbedder.example_role == "document"

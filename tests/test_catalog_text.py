@@ -12,7 +12,7 @@ import dataclasses
 import asyncpg
 import pytest
 
-from tests.tools import CRM_TOOLS
+from tests.support.tools import CRM_TOOLS
 from toolret import Catalog, CatalogError, Tool, ToolTextError
 
 GOOD = Tool(

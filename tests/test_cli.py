@@ -13,8 +13,8 @@ import psycopg
 import pytest
 from typer.testing import CliRunner, Result
 
-from toolret.cli.app import app
-from toolret.store.migrate import head_revision
+from toolret.cli._app import app
+from toolret.store._migrate import head_revision
 
 COMMANDS = [
     [],
@@ -143,10 +143,10 @@ CLEAN = dict.fromkeys(
 )
 """Unset for every error-path run, so only what a case sets is configured."""
 ERROR_PATHS = [
-    ("search", ["search", "delete a contact", "-c", "tests.tools:crm_catalog"]),
+    ("search", ["search", "delete a contact", "-c", "tests.support.tools:crm_catalog"]),
     ("demo", ["demo"]),
     ("status", ["status"]),
-    ("reindex", ["reindex", "-c", "tests.tools:crm_catalog"]),
+    ("reindex", ["reindex", "-c", "tests.support.tools:crm_catalog"]),
     ("db upgrade", ["db", "upgrade"]),
 ]
 
@@ -173,7 +173,7 @@ def test_a_database_that_cannot_be_reached_is_one_line_with_the_fix(
 
 def test_reindex_enqueue_with_redis_down_is_one_line_with_the_fix(tmp_path: Path) -> None:
     environment = {**CLEAN, "REDIS_URL": f"unix://{tmp_path / 'no-redis.sock'}"}
-    command = ["reindex", "-c", "tests.tools:crm_catalog", "--enqueue"]
+    command = ["reindex", "-c", "tests.support.tools:crm_catalog", "--enqueue"]
     result = CliRunner().invoke(app, command, env=environment)
     _assert_one_line_error(result, "check REDIS_URL")
 

@@ -18,8 +18,8 @@ from rich.console import Console
 from rich.table import Table
 from typer.testing import CliRunner
 
-from toolret.cli.app import app
-from toolret.cli.output import plain_table, progress, working
+from toolret.cli._app import app
+from toolret.cli._output import plain_table, progress, working
 
 TOOLRET = Path(sys.executable).with_name("toolret")
 FLEET = {
@@ -78,7 +78,9 @@ def test_lint_of_a_fleet_file_piped_keeps_every_column_of_every_finding(tmp_path
 def test_status_piped_keeps_whole_model_ids_and_dates(database_url: str) -> None:
     environment = {"TOOLRET_DATABASE_URL": database_url, "COLUMNS": "80"}
     runner = CliRunner()
-    indexed = runner.invoke(app, ["reindex", "-c", "tests.tools:crm_catalog"], env=environment)
+    indexed = runner.invoke(
+        app, ["reindex", "-c", "tests.support.tools:crm_catalog"], env=environment
+    )
     assert indexed.exit_code == 0, indexed.output
     status = runner.invoke(app, ["status"], env=environment)
     assert status.exit_code == 0, status.output

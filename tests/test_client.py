@@ -7,11 +7,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.embedders import CountingEmbedder
-from tests.tools import CRM_TOOLS, crm_catalog
+from tests.support.embedders import CountingEmbedder
+from tests.support.tools import CRM_TOOLS, crm_catalog
 from toolret import BundledE5Embedder, Catalog, ClientStateError, ConfigurationError, Settings
-from toolret.client import ToolRetrievalClient
-from toolret.selection import Mode, Reason
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._selection import Mode, Reason
 
 K = 3
 BUDGET = 30.0

@@ -16,15 +16,15 @@ from collections.abc import Callable
 import asyncpg
 import pytest
 
-from tests.budget import assert_within_budget
-from tests.embedders import HangingQueries, erroring, unavailable
-from tests.fixtures_pg import PgServer
-from tests.tools import crm_catalog
+from tests.support.budget import assert_within_budget
+from tests.support.embedders import HangingQueries, erroring, unavailable
+from tests.support.fixtures_pg import PgServer
+from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder, StoreError
-from toolret.client import POOL_SHARE, ToolRetrievalClient
-from toolret.embedders.base import Embedder
-from toolret.selection import DEFAULT_TIME_BUDGET, Mode, Reason, Selection
-from toolret.store.schema import READER_ROLE
+from toolret.embedders._base import Embedder
+from toolret.retrieval._client import POOL_SHARE, ToolRetrievalClient
+from toolret.retrieval._selection import DEFAULT_TIME_BUDGET, Mode, Reason, Selection
+from toolret.store._schema import READER_ROLE
 
 K = 3
 MESSAGE = "Delete the duplicate contact for Acme Corp"

@@ -20,11 +20,11 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
 
-from tests.embedders import HangingQueries
-from tests.tools import crm_catalog
+from tests.support.embedders import HangingQueries
+from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder
-from toolret.client import ToolRetrievalClient
-from toolret.selection import Mode, Reason
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._selection import Mode, Reason
 
 SECRET = "Customer Zainab's passport number is X1234567, delete her record"
 

@@ -16,16 +16,16 @@ import pytest
 from arq.connections import create_pool
 from arq.worker import Worker
 
-from tests.fixtures_pg import PgServer
-from tests.tools import crm_catalog
+from tests.support.fixtures_pg import PgServer
+from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder, Settings, StoreError
-from toolret.backoff import Backoff
-from toolret.client import ToolRetrievalClient
-from toolret.queue import QUEUE_NAME, redis_settings
-from toolret.selection import Mode, Reason
-from toolret.store.schema import READER_ROLE
-from toolret.store.vector_store import VectorStore
-from toolret.worker_asks import REASK_AFTER, REASK_AT_MOST
+from toolret.indexing._asks import REASK_AFTER, REASK_AT_MOST
+from toolret.indexing._backoff import Backoff
+from toolret.indexing._queue import QUEUE_NAME, redis_settings
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._selection import Mode, Reason
+from toolret.store._schema import READER_ROLE
+from toolret.store._vector_store import VectorStore
 
 K = 3
 BUDGET = 30.0

@@ -30,17 +30,17 @@ from evals.recall.gate import (
     in_memory_selections as select_in_memory,
 )
 from evals.recall.runner import run
-from tests.gate_summary import record_gate
-from toolret.bench.memo import MemoEmbedder
-from toolret.client import ToolRetrievalClient
+from tests.support.gate_summary import record_gate
+from toolret._profile import corpus_documents
+from toolret._settings import RetrievalMode
 from toolret.demo.roster import build_catalog
-from toolret.embedders.base import embed_role
-from toolret.embedders.e5 import BundledE5Embedder
-from toolret.indexing import index_catalog
-from toolret.memory import InMemoryRetriever
-from toolret.profile import corpus_documents
-from toolret.settings import RetrievalMode
-from toolret.store.vector_store import VectorStore
+from toolret.embedders._base import embed_role
+from toolret.embedders._e5 import BundledE5Embedder
+from toolret.indexing._run import index_catalog
+from toolret.recall._memo import MemoEmbedder
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._memory import InMemoryRetriever
+from toolret.store._vector_store import VectorStore
 
 pytestmark = pytest.mark.slow
 
@@ -152,7 +152,7 @@ def test_the_perturbation_really_moves_rankings(gate_embedder: MemoEmbedder) -> 
     by about as much as they separate near neighbours."""
 
     async def scores(embedder: object) -> list[float]:
-        from toolret.memory import InMemoryRetriever
+        from toolret.retrieval._memory import InMemoryRetriever
 
         retriever = InMemoryRetriever(embedder, time_budget=GENEROUS_BUDGET)  # type: ignore[arg-type]
         ranking = await retriever.rank(ROSTER, CASES[0].prompt)

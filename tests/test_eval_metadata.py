@@ -15,8 +15,8 @@ from itertools import product
 import pytest
 
 from evals.data.cases import CASES, HELD, LANGUAGES, OFF_TOPIC, TUNE, Case, cases_in
-from toolret.catalog import MIN_DESCRIPTION_LENGTH
-from toolret.demo.examples import EXAMPLES
+from toolret._catalog import MIN_DESCRIPTION_LENGTH
+from toolret.demo._example_requests import EXAMPLES
 from toolret.demo.roster import (
     CORE,
     DOMAINS,

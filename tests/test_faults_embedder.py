@@ -17,23 +17,23 @@ from contextlib import asynccontextmanager
 import pytest
 
 from evals.data.cases import CASES
-from tests.budget import assert_within_budget
-from tests.embedders import (
+from tests.support.budget import assert_within_budget
+from tests.support.embedders import (
     BrokenQueries,
     CountingEmbedder,
     HangingQueries,
     WarmingUp,
     WrongDimension,
 )
-from tests.tools import crm_catalog
+from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder, EmbedderError, InMemoryRetriever
-from toolret.client import ToolRetrievalClient
 from toolret.demo.roster import catalog as roster
-from toolret.embedders.base import Embedder
-from toolret.embedders.window import DEFAULT_WINDOW, SEPARATOR
-from toolret.indexing import index_catalog
-from toolret.selection import DEFAULT_TIME_BUDGET, Mode, Reason, Selection
-from toolret.store.vector_store import VectorStore
+from toolret.embedders._base import Embedder
+from toolret.embedders._window import DEFAULT_WINDOW, SEPARATOR
+from toolret.indexing._run import index_catalog
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._selection import DEFAULT_TIME_BUDGET, Mode, Reason, Selection
+from toolret.store._vector_store import VectorStore
 
 K = 3
 MESSAGE = "Delete the duplicate contact for Acme Corp"

@@ -29,19 +29,19 @@ from arq.connections import create_pool
 from arq.worker import Worker
 from sqlalchemy import event
 
-from tests.budget import assert_within_budget
-from tests.fixtures_pg import PgServer
-from tests.fixtures_redis import PrivateRedis
-from tests.killed_worker import KILLED_JOB_TIMEOUT, marker_ttl
-from tests.tools import CRM_TOOLS, crm_catalog
+from tests.support.budget import assert_within_budget
+from tests.support.fixtures_pg import PgServer
+from tests.support.fixtures_redis import PrivateRedis
+from tests.support.killed_worker import KILLED_JOB_TIMEOUT, marker_ttl
+from tests.support.tools import CRM_TOOLS, crm_catalog
 from toolret import BundledE5Embedder, Catalog, Settings
-from toolret.backoff import Backoff
-from toolret.client import STATEMENT_SHARE, ToolRetrievalClient
-from toolret.embedders.base import Embedder
-from toolret.queue import QUEUE_NAME, redis_settings, reindex_job_id
-from toolret.selection import Mode, Reason, Selection
-from toolret.store.migrate import upgrade_database
-from toolret.store.vector_store import VectorStore
+from toolret.embedders._base import Embedder
+from toolret.indexing._backoff import Backoff
+from toolret.indexing._queue import QUEUE_NAME, redis_settings, reindex_job_id
+from toolret.retrieval._client import STATEMENT_SHARE, ToolRetrievalClient
+from toolret.retrieval._selection import Mode, Reason, Selection
+from toolret.store._migrate import upgrade_database
+from toolret.store._vector_store import VectorStore
 
 K = 3
 MESSAGE = "Delete the duplicate contact for Acme Corp"
@@ -494,7 +494,7 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_the_client_reco
             sys.executable,
             "-m",
             "arq",
-            "tests.killed_worker.STALLING_SETTINGS",
+            "tests.support.killed_worker.STALLING_SETTINGS",
             cwd=REPO,
             env=environment,
             stdout=asyncio.subprocess.DEVNULL,

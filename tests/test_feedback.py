@@ -14,17 +14,17 @@ import pytest
 from arq.worker import Worker
 from langchain_core.messages import AIMessage, HumanMessage
 
-from tests.tools import crm_catalog
+from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder, Settings
-from toolret.client import ToolRetrievalClient
-from toolret.feedback.learning import Decision, LearningPolicy, VectorSpace, learned_key
-from toolret.feedback.sender import FeedbackSender
-from toolret.feedback.signals import TurnFeedback, called_tool_names, turn_feedback
-from toolret.feedback.store import FeedbackStore
-from toolret.profile import LEARNED_MIN_SIMILARITY, ToolScore, corpus_hash
-from toolret.selection import Mode, Selection
-from toolret.store.schema import READER_ROLE
-from toolret.store.vector_store import VectorStore
+from toolret._profile import LEARNED_MIN_SIMILARITY, ToolScore, corpus_hash
+from toolret.feedback._learning import Decision, LearningPolicy, VectorSpace, learned_key
+from toolret.feedback._sender import FeedbackSender
+from toolret.feedback._signals import TurnFeedback, called_tool_names, turn_feedback
+from toolret.feedback._store import FeedbackStore
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._selection import Mode, Selection
+from toolret.store._schema import READER_ROLE
+from toolret.store._vector_store import VectorStore
 
 K = 3
 BUDGET = 30.0

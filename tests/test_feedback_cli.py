@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from tests.tools import crm_catalog
+from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder
-from toolret.cli.app import app
-from toolret.feedback.signals import TurnFeedback
-from toolret.feedback.store import FeedbackStore
-from toolret.store.vector_store import VectorStore
+from toolret.cli._app import app
+from toolret.feedback._signals import TurnFeedback
+from toolret.feedback._store import FeedbackStore
+from toolret.store._vector_store import VectorStore
 
-SPEC = "tests.tools:crm_catalog"
+SPEC = "tests.support.tools:crm_catalog"
 
 
 def _turn(model_id: str, corpus: str, **fields: object) -> TurnFeedback:

@@ -12,9 +12,10 @@ import pytest
 from pydantic import BaseModel
 
 from toolret import BundledE5Embedder, InMemoryRetriever, ToolRetrievalClient
+from toolret._catalog import Catalog
+from toolret._tool import Tool
 from toolret.adapters import catalog_from_openai
-from toolret.catalog import Catalog
-from toolret.find_tools import (
+from toolret.retrieval._find_tools import (
     FIND_TOOLS_NAME,
     MAX_DISCOVERED_TOOLS,
     ToolFinder,
@@ -22,7 +23,6 @@ from toolret.find_tools import (
     discovered_tool_names,
     find_tools_definition,
 )
-from toolret.tool import Tool
 
 ROSTER = {
     "find_records": "Search records of any object by text or field values and return the rows.",

@@ -28,12 +28,12 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus
 
-from tests.http_serving import Serving, serving
-from tests.mcp_upstreams import add_reschedule, alpha_server
-from toolret.client import ToolRetrievalClient
-from toolret.gateway.config import GatewayConfig, UpstreamConfig, parse_config
-from toolret.gateway.gateway import Gateway
-from toolret.gateway.server import http_app
+from tests.support.http_serving import Serving, serving
+from tests.support.mcp_upstreams import add_reschedule, alpha_server
+from toolret.gateway._config import GatewayConfig, UpstreamConfig, parse_config
+from toolret.gateway._gateway import Gateway
+from toolret.gateway._server import http_app
+from toolret.retrieval._client import ToolRetrievalClient
 
 REPO = Path(__file__).resolve().parent.parent
 DEADLINE = 180.0
@@ -44,7 +44,7 @@ def beta_entry(pidfile: Path) -> dict[str, Any]:
     """mcpServers entry starting ``beta`` over stdio, writing its pid to ``pidfile``."""
     return {
         "command": sys.executable,
-        "args": ["-m", "tests.mcp_upstreams", "beta"],
+        "args": ["-m", "tests.support.mcp_upstreams", "beta"],
         "env": {"PIDFILE": str(pidfile), "PYTHONPATH": str(REPO)},
         "cwd": str(REPO),
     }

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from tests.fake_gemini import FakeGemini, bag_of_words
-from toolret.catalog import Catalog
+from tests.support.fake_gemini import FakeGemini, bag_of_words
+from toolret._catalog import Catalog
+from toolret._settings import Settings, make_embedder
+from toolret._tool import Tool
 from toolret.embedders import BundledE5Embedder, GeminiEmbedder
 from toolret.errors import EmbedderError, EmbedderUnavailableError
-from toolret.memory import InMemoryRetriever
-from toolret.selection import Mode
-from toolret.settings import Settings, make_embedder
-from toolret.tool import Tool
+from toolret.retrieval._memory import InMemoryRetriever
+from toolret.retrieval._selection import Mode
 
 KEY = "test-key"
 SAFETY_NET = 30.0

@@ -13,15 +13,15 @@ from collections.abc import AsyncIterator
 import numpy as np
 import pytest
 
-from tests.embedders import CountingEmbedder, HashEmbedder
-from tests.tools import CRM_TOOLS, crm_catalog
+from tests.support.embedders import CountingEmbedder, HashEmbedder
+from tests.support.tools import CRM_TOOLS, crm_catalog
 from toolret import Catalog, InMemoryRetriever, Mode, Tool
-from toolret.client import ToolRetrievalClient
-from toolret.hybrid import INCLUDE_LIMIT, lexical_hits, widen
-from toolret.lexical import catalog_index
-from toolret.profile import profile_of
-from toolret.settings import RetrievalMode
-from toolret.store.sql import EXACT_LIMIT, CatalogQuery
+from toolret._profile import profile_of
+from toolret._settings import RetrievalMode
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._hybrid import INCLUDE_LIMIT, lexical_hits, widen
+from toolret.retrieval._lexical import catalog_index
+from toolret.store._sql import EXACT_LIMIT, CatalogQuery
 
 BUDGET = 60.0
 """Generous: these tests are about what is selected, not the speed of a loaded machine."""

@@ -14,14 +14,14 @@ import asyncpg
 import numpy as np
 import pytest
 
-from tests.embedders import CountingEmbedder
-from tests.tools import CRM_TOOLS
+from tests.support.embedders import CountingEmbedder
+from tests.support.tools import CRM_TOOLS
 from toolret import BundledE5Embedder, Catalog, EmbedderError
-from toolret.embedders.base import Vector, Vectors
-from toolret.indexing import index_catalog
-from toolret.store.sql import CatalogQuery
-from toolret.store.vector_store import VectorStore
-from toolret.tool import Role
+from toolret._tool import Role
+from toolret.embedders._base import Vector, Vectors
+from toolret.indexing._run import index_catalog
+from toolret.store._sql import CatalogQuery
+from toolret.store._vector_store import VectorStore
 
 EXAMPLES = {
     "delete_record": ("remove this contact", "bu kaydı sil"),

@@ -19,10 +19,10 @@ from anthropic.types import (
 from anthropic.types.beta import BetaMessageParam
 from pydantic import TypeAdapter
 
-from tests.embedders import CountingEmbedder, GatedDocuments
-from tests.fake_llm import MESSAGES, FakeLLM, anthropic_message
-from tests.sdk_types import conforms
-from tests.tools import crm_catalog
+from tests.support.embedders import CountingEmbedder, GatedDocuments
+from tests.support.fake_llm import MESSAGES, FakeLLM, anthropic_message
+from tests.support.sdk_types import conforms
+from tests.support.tools import crm_catalog
 from toolret import ConfigurationError, InMemoryRetriever
 from toolret.integrations.anthropic import (
     SEARCH_TOOL_NAME,

@@ -10,11 +10,11 @@ import pytest
 from google import genai
 from google.genai import errors, types
 
-from tests.fake_gemini import FakeGemini
-from tests.tools import crm_catalog
+from tests.support.fake_gemini import FakeGemini
+from tests.support.tools import crm_catalog
 from toolret import discovered_tool_names, find_tools_definition
 from toolret.integrations.gemini import to_gemini
-from toolret.transcript import is_human_message, latest_human_text
+from toolret.retrieval._transcript import is_human_message, latest_human_text
 
 FOUND = json.dumps({"tools": [{"name": "create_view", "description": "..."}]})
 

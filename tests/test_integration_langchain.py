@@ -14,9 +14,9 @@ from langchain_core.tools import BaseTool, tool
 from langchain_openai import ChatOpenAI
 from openai.types.chat import ChatCompletionFunctionToolParam
 
-from tests.embedders import CountingEmbedder
-from tests.fake_llm import CHAT, FakeLLM, chat_completion
-from tests.sdk_types import conforms
+from tests.support.embedders import CountingEmbedder
+from tests.support.fake_llm import CHAT, FakeLLM, chat_completion
+from tests.support.sdk_types import conforms
 from toolret import FIND_TOOLS_NAME, InMemoryRetriever, StableToolList
 from toolret.integrations.langchain import (
     STATE_KEY,

@@ -26,10 +26,10 @@ from openai.types.responses.tool_search_output_namespace_tool_param import (
 )
 from pydantic import TypeAdapter
 
-from tests.embedders import CountingEmbedder
-from tests.fake_llm import RESPONSES, FakeLLM, responses_response
-from tests.sdk_types import conforms
-from tests.tools import CRM_TOOLS, mcp_catalog
+from tests.support.embedders import CountingEmbedder
+from tests.support.fake_llm import RESPONSES, FakeLLM, responses_response
+from tests.support.sdk_types import conforms
+from tests.support.tools import CRM_TOOLS, mcp_catalog
 from toolret import Catalog, InMemoryRetriever
 from toolret.integrations.openai import (
     answer_responses_search,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.layout_graph import ROOT, cycles, import_graph, modules
+from tests.support.layout_graph import ROOT, cycles, import_graph, modules
 
 MAX_LINES = 450
 
@@ -16,9 +16,9 @@ def test_no_module_imports_one_that_imports_it_back() -> None:
 
 def test_the_graph_sees_imports_inside_functions_and_skips_type_checking() -> None:
     graph = import_graph()
-    assert "toolret.store.pool" in graph["toolret.store.read"]  # a top-level import
-    assert "toolret.bench.runner" in graph["toolret.cli.eval"]  # inside the command
-    assert "toolret.client" not in graph["toolret"]  # only under TYPE_CHECKING
+    assert "toolret.store._pool" in graph["toolret.store._read"]  # a top-level import
+    assert "toolret.recall._runner" in graph["toolret.cli._eval"]  # inside the command
+    assert "toolret.retrieval._client" not in graph["toolret"]  # only under TYPE_CHECKING
 
 
 def test_no_module_is_longer_than_one_sitting() -> None:

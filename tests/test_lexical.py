@@ -7,8 +7,8 @@ import dataclasses
 
 import pytest
 
-from tests.tools import CRM_TOOLS, crm_catalog
-from toolret.lexical import BM25Index, fuse, tokenize
+from tests.support.tools import CRM_TOOLS, crm_catalog
+from toolret.retrieval._lexical import BM25Index, fuse, tokenize
 
 
 @pytest.mark.parametrize(

@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from tests.embedders import CountingEmbedder
-from tests.github_mcp import THIN, github_listing
-from tests.lint_catalogs import LONG, MISPLACED, doctor_catalog
+from tests.support.embedders import CountingEmbedder
+from tests.support.github_mcp import THIN, github_listing
+from tests.support.lint_catalogs import LONG, MISPLACED, doctor_catalog
 from toolret import BundledE5Embedder, LintFinding, LintReport, lint_catalog
-from toolret.cli.app import app
+from toolret.authoring._lint import KINDS, LOOKALIKE_THRESHOLDS, MISPLACED_MARGINS, embed_corpus
+from toolret.cli._app import app
 from toolret.demo.roster import catalog as roster
-from toolret.indexing import index_catalog
-from toolret.lint import KINDS, LOOKALIKE_THRESHOLDS, MISPLACED_MARGINS, embed_corpus
-from toolret.store.vector_store import VectorStore
+from toolret.indexing._run import index_catalog
+from toolret.store._vector_store import VectorStore
 
 FINDING_KEYS = {
     "kind",
@@ -160,7 +160,7 @@ def test_languages_checked_default_to_those_of_the_examples(doctor_report: LintR
 
 
 def test_cli_checks_the_languages_asked_and_exits_1_on_errors(runner: CliRunner) -> None:
-    spec = "tests.lint_catalogs:doctor_catalog"
+    spec = "tests.support.lint_catalogs:doctor_catalog"
     result, report = lint_json(runner, "--catalog", spec, "--languages", "en,tr")
     assert result.exit_code == 1, result.output
     assert report["languages"] == ["en", "tr"]

@@ -10,7 +10,7 @@ import anthropic
 import openai
 import pytest
 
-from tests.fake_llm import (
+from tests.support.fake_llm import (
     CHAT,
     MESSAGES,
     RESPONSES,
@@ -19,7 +19,7 @@ from tests.fake_llm import (
     chat_completion,
     responses_response,
 )
-from tests.llm_rules import TOOL_CHANGES_BETA
+from tests.support.llm_rules import TOOL_CHANGES_BETA
 
 SCHEMA = {"type": "object", "properties": {}}
 CORE = {"name": "find_records", "description": "Find records.", "input_schema": SCHEMA}

@@ -13,9 +13,9 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from tests.tools import numbered_catalog
+from tests.support.tools import numbered_catalog
 from toolret import EmbedderError, StoreError, catalog_from_mcp
-from toolret.selection import FailOpenLog, Ranking, Reason, select_guarded
+from toolret.retrieval._selection import FailOpenLog, Ranking, Reason, select_guarded
 
 CATALOG = numbered_catalog(20)
 FLEET = {

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from tests.budget import assert_within_budget
-from tests.embedders import (
+from tests.support.budget import assert_within_budget
+from tests.support.embedders import (
     CountingEmbedder,
     GatedDocuments,
     HangingQueries,
@@ -16,11 +16,11 @@ from tests.embedders import (
     erroring,
     unavailable,
 )
-from tests.tools import CRM_TOOLS, crm_catalog
+from tests.support.tools import CRM_TOOLS, crm_catalog
 from toolret import Catalog, ConfigurationError, InMemoryRetriever, Mode, Reason, Selection
-from toolret.embedders.base import embed_role
-from toolret.profile import LEGACY_PROFILE, corpus_documents
-from toolret.selection import Ranking
+from toolret._profile import LEGACY_PROFILE, corpus_documents
+from toolret.embedders._base import embed_role
+from toolret.retrieval._selection import Ranking
 
 
 async def ready(retriever: InMemoryRetriever, catalog: Catalog, message: str) -> Selection:

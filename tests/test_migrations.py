@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner, Result
 
-from tests.fixtures_pg import PgServer, migrate
-from toolret.cli.app import app
-from toolret.store.migrate import database_revision, downgrade_database
-from toolret.store.schema import READER_ROLE, VERSION_TABLE
-from toolret.store.types import VectorRow, asyncpg_url
-from toolret.store.vector_store import VectorStore
+from tests.support.fixtures_pg import PgServer, migrate
+from toolret.cli._app import app
+from toolret.store._migrate import database_revision, downgrade_database
+from toolret.store._schema import READER_ROLE, VERSION_TABLE
+from toolret.store._types import VectorRow, asyncpg_url
+from toolret.store._vector_store import VectorStore
 
 READABLE = {
     "toolret_vectors",

@@ -16,7 +16,7 @@ from concurrent.futures import CancelledError
 import pytest
 
 from toolret import BundledE5Embedder
-from toolret.embedders.model_thread import ModelThread, Priority
+from toolret.embedders._model_thread import ModelThread, Priority
 
 WAIT = 60.0
 """Seconds a test waits on an event before it fails: generous for a loaded machine."""
@@ -112,7 +112,7 @@ async def test_a_query_waits_for_one_document_chunk_not_a_whole_indexing_run() -
 
 EXITS = r"""
 import threading
-from toolret.embedders.model_thread import ModelThread, Priority
+from toolret.embedders._model_thread import ModelThread, Priority
 
 thread = ModelThread("exit-test")
 started = threading.Event()
@@ -128,7 +128,7 @@ print("started", flush=True)
 
 EXITS_MID_ENCODE = r"""
 import asyncio
-from toolret.embedders.e5 import BundledE5Embedder
+from toolret.embedders._e5 import BundledE5Embedder
 
 async def main():
     embedder = BundledE5Embedder()

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from arq.connections import create_pool
 
-from tests.tools import CRM_TOOLS, crm_catalog
+from tests.support.tools import CRM_TOOLS, crm_catalog
 from toolret import BundledE5Embedder, Catalog, Tool
 from toolret.errors import CatalogSourceError, ClientStateError, ConfigurationError
-from toolret.payload import PAYLOAD_VERSION, from_payload, to_payload
-from toolret.queue import (
+from toolret.indexing._payload import PAYLOAD_VERSION, from_payload, to_payload
+from toolret.indexing._queue import (
     QUEUE_NAME,
     REINDEX_FUNCTION,
     QueueError,

@@ -39,7 +39,7 @@ DRIVERS = {
     ),
     'logging.getLogger("toolret.catalog")': (
         "from toolret import catalog_from_mcp\n"
-        "from toolret.selection import FailOpenLog, Reason\n"
+        "from toolret.retrieval._selection import FailOpenLog, Reason\n"
         "seen = []\n"
         "class Keep(logging.Handler):\n"
         "    def emit(self, record): seen.append(record.name)\n"

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 import typer.main
 
-from toolret.cli.app import app
-from toolret.settings import Settings
+from toolret._settings import Settings
+from toolret.cli._app import app
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 SECTION = README.split("\n## Deployment\n", 1)[1].split("\n## ", 1)[0]

@@ -1,5 +1,6 @@
 """The README's code blocks that talk to a model provider, run as written against local servers
-that refuse what the provider's API refuses (``tests/fake_llm.py``, ``tests/fake_gemini.py``).
+that refuse what the provider's API refuses (``tests/support/fake_llm.py``,
+``tests/support/fake_gemini.py``).
 
 Each block is executed unchanged, after a prelude defining what the README says is the
 reader's own (``MODEL``, ``run_tool``, the catalogs, the LangChain tools); the SDKs find the
@@ -19,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from tests.fake_gemini import FakeGemini
-from tests.fake_llm import (
+from tests.support.fake_gemini import FakeGemini
+from tests.support.fake_llm import (
     CHAT,
     MESSAGES,
     RESPONSES,
@@ -29,13 +30,13 @@ from tests.fake_llm import (
     chat_completion,
     responses_response,
 )
-from tests.llm_rules import TOOL_CHANGES_BETA
+from tests.support.llm_rules import TOOL_CHANGES_BETA
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 BLOCKS = [b for b in re.findall(r"```python\n(.*?)```", README, re.DOTALL) if "# talks to " in b]
 ARABIC = "احذف جهة الاتصال المكررة لشركة أكمي"
 PRELUDE = """
-from tests.tools import crm_catalog, mcp_catalog
+from tests.support.tools import crm_catalog, mcp_catalog
 units_catalog, mcp_catalog = crm_catalog(), mcp_catalog()
 ran = []
 async def run_tool(name, arguments):

@@ -18,11 +18,11 @@ from typing import Any
 
 import httpx
 
-from tests.http_serving import serving
-from tests.service_catalog import registration
-from toolret.client import ToolRetrievalClient
-from toolret.service.app import create_app
-from toolret.service.settings import ServiceSettings
+from tests.support.http_serving import serving
+from tests.support.service_catalog import registration
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.service._app import create_app
+from toolret.service._settings import ServiceSettings
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 SECTION = README.split("## Agents in any language: `toolret serve`", 1)[1].split("\n## ", 1)[0]
@@ -119,7 +119,7 @@ def _closed_port() -> int:
 
 
 def test_the_typescript_example_keeps_the_request_fields_of_the_api() -> None:
-    from toolret.service.models import SelectRequest, SelectResponse
+    from toolret.service._models import SelectRequest, SelectResponse
 
     fields: dict[str, Any] = SelectResponse.model_fields
     interface = re.search(r"interface Selection \{\n(.*?)\n\}", TYPESCRIPT, re.DOTALL)

@@ -13,13 +13,13 @@ from typing import Any
 import asyncpg
 import pytest
 
-from tests.tools import crm_catalog
+from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder
-from toolret.client import ToolRetrievalClient
-from toolret.reuse import RecentSelections
-from toolret.rounds import make_per_round_retrieve
-from toolret.selection import TIE_SLACK, Mode, Ranking, Reason, Selection, select_guarded
-from toolret.stable import StableToolList
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._reuse import RecentSelections
+from toolret.retrieval._rounds import make_per_round_retrieve
+from toolret.retrieval._selection import TIE_SLACK, Mode, Ranking, Reason, Selection, select_guarded
+from toolret.retrieval._stable import StableToolList
 
 K = 3
 BUDGET = 30.0

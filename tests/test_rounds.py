@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from tests.embedders import CountingEmbedder
-from tests.tools import crm_catalog, numbered_catalog
+from tests.support.embedders import CountingEmbedder
+from tests.support.tools import crm_catalog, numbered_catalog
 from toolret import InMemoryRetriever
-from toolret.rounds import PerRoundRetrieve, make_per_round_retrieve
+from toolret.retrieval._rounds import PerRoundRetrieve, make_per_round_retrieve
 
 
 async def hook(embedder: CountingEmbedder, k: int) -> PerRoundRetrieve:

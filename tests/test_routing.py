@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.embedders import CountingEmbedder, unavailable
+from tests.support.embedders import CountingEmbedder, unavailable
 from toolret import (
     InMemoryRetriever,
     Mode,
@@ -14,7 +14,7 @@ from toolret import (
     agent_catalog,
     route,
 )
-from toolret.client import ToolRetrievalClient
+from toolret.retrieval._client import ToolRetrievalClient
 
 BUDGET = 60.0
 AGENTS = agent_catalog(

@@ -17,12 +17,12 @@ import jsonschema
 import pytest
 from pydantic import BaseModel, Field
 
-from tests.roster_signatures import FUNCTIONS
-from toolret.adapters.registry import ToolRegistry, schema_from_signature
+from tests.support.roster_signatures import FUNCTIONS
+from toolret.adapters._registry import ToolRegistry, schema_from_signature
 from toolret.errors import CatalogSourceError
 
 HAND: dict[str, dict[str, Any] | None] = json.loads(
-    (Path(__file__).parent / "roster_schemas_hand.json").read_text()
+    (Path(__file__).parent / "support" / "roster_schemas_hand.json").read_text()
 )
 ADDED_BY_PYDANTIC = {"default", "additionalProperties", "$defs"}
 

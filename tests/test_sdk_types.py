@@ -10,7 +10,7 @@ from openai.types.responses.response_tool_search_output_item_param_param import 
     ResponseToolSearchOutputItemParamParam,
 )
 
-from tests.sdk_types import conforms
+from tests.support.sdk_types import conforms
 
 SEARCH_OUTPUT = {"type": "tool_search_output", "call_id": "call_1", "execution": "client"}
 

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tests.tools import crm_catalog, numbered_catalog
+from tests.support.tools import crm_catalog, numbered_catalog
 from toolret import (
     Catalog,
     EmbedderError,
@@ -19,7 +19,7 @@ from toolret import (
     StoreError,
     Tool,
 )
-from toolret.selection import Ranking, narrow, select_guarded
+from toolret.retrieval._selection import Ranking, narrow, select_guarded
 
 
 def descending(catalog_size: int) -> Ranking:

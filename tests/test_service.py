@@ -13,20 +13,20 @@ import httpx
 from arq.connections import create_pool
 from arq.worker import Worker
 
-from tests.fixtures_pg import PgServer
-from tests.http_serving import Serving, serving
-from tests.service_catalog import CORE, MESSAGES, registration
-from toolret.client import ToolRetrievalClient
-from toolret.embedders.e5 import BundledE5Embedder
-from toolret.feedback.sender import FEEDBACK_FUNCTION
-from toolret.queue import QUEUE_NAME, redis_settings
-from toolret.service.app import create_app
-from toolret.service.catalogs import WRITER_ROLE, build_catalog
-from toolret.service.models import CatalogRegistration
-from toolret.service.settings import ServiceSettings
-from toolret.settings import Settings
-from toolret.store.schema import READER_ROLE
-from toolret.store.vector_store import VectorStore
+from tests.support.fixtures_pg import PgServer
+from tests.support.http_serving import Serving, serving
+from tests.support.service_catalog import CORE, MESSAGES, registration
+from toolret._settings import Settings
+from toolret.embedders._e5 import BundledE5Embedder
+from toolret.feedback._sender import FEEDBACK_FUNCTION
+from toolret.indexing._queue import QUEUE_NAME, redis_settings
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.service._app import create_app
+from toolret.service._catalogs import WRITER_ROLE, build_catalog
+from toolret.service._models import CatalogRegistration
+from toolret.service._settings import ServiceSettings
+from toolret.store._schema import READER_ROLE
+from toolret.store._vector_store import VectorStore
 
 LOADED = 10.0
 """The time budget (s) of the services under test: what they answer is tested here, not how

@@ -6,9 +6,9 @@ own decides when the recheck interval has passed.
 
 from __future__ import annotations
 
-from tests.service_catalog import registration
-from toolret.service.catalogs import CatalogRegistry, content_hash
-from toolret.service.models import CatalogRegistration
+from tests.support.service_catalog import registration
+from toolret.service._catalogs import CatalogRegistry, content_hash
+from toolret.service._models import CatalogRegistration
 
 
 class Clock:

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.service_catalog import MESSAGES, registration
+from tests.support.service_catalog import MESSAGES, registration
 
 TOOLRET = str(Path(sys.executable).with_name("toolret"))
 DEADLINE = 120.0

@@ -14,10 +14,10 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from tests.http_serving import serving
-from tests.service_catalog import MESSAGES, registration
-from toolret.service.app import create_app
-from toolret.service.settings import ServiceSettings
+from tests.support.http_serving import serving
+from tests.support.service_catalog import MESSAGES, registration
+from toolret.service._app import create_app
+from toolret.service._settings import ServiceSettings
 
 
 def check(document: dict[str, Any], method: str, path: str, response: httpx.Response) -> None:

@@ -17,13 +17,13 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.fixtures_pg import PgServer
-from tests.tools import crm_catalog
+from tests.support.fixtures_pg import PgServer
+from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder, Catalog, StoreError, ToolRetrievalClient
-from toolret.selection import Mode
-from toolret.settings import Settings
-from toolret.store.migrate import head_revision
-from toolret.store.schema import READER_ROLE, VERSION_TABLE
+from toolret._settings import Settings
+from toolret.retrieval._selection import Mode
+from toolret.store._migrate import head_revision
+from toolret.store._schema import READER_ROLE, VERSION_TABLE
 
 REPO = Path(__file__).resolve().parent.parent
 UNPREFIXED = {

@@ -6,11 +6,12 @@ import itertools
 
 import pytest
 
-from tests.tools import crm_catalog
-from toolret import BundledE5Embedder, InMemoryRetriever, StableToolList, tokens
-from toolret.client import ToolRetrievalClient
-from toolret.rounds import make_per_round_retrieve
-from toolret.selection import Mode, Reason, Selection, full_roster
+from tests.support.tools import crm_catalog
+from toolret import BundledE5Embedder, InMemoryRetriever, StableToolList
+from toolret.retrieval import _tokens as tokens
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._rounds import make_per_round_retrieve
+from toolret.retrieval._selection import Mode, Reason, Selection, full_roster
 
 MESSAGES = (
     "export the records to a csv file",

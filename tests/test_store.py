@@ -15,26 +15,26 @@ import numpy as np
 import pytest
 from sqlalchemy import text
 
-from tests.fixtures_pg import (
+from tests.support.fixtures_pg import (
     exact_scores,
     publish_random,
     synthetic_catalog,
     unit_vectors,
     write_vectors,
 )
-from toolret.catalog import Catalog
+from toolret._catalog import Catalog
+from toolret._profile import DEFAULT_PROFILE, LEARNED_MIN_SIMILARITY, MAX_SCORE, RetrievalProfile
+from toolret._tool import Tool
 from toolret.errors import CorpusIncompleteError, NotIndexedError
-from toolret.feedback.learning import learned_key
-from toolret.feedback.store import INSERT_LEARNED
-from toolret.profile import DEFAULT_PROFILE, LEARNED_MIN_SIMILARITY, MAX_SCORE, RetrievalProfile
-from toolret.selection import top_k
-from toolret.store.migrate import head_revision
-from toolret.store.pool import DEFAULT_EF_SEARCH
-from toolret.store.schema import summary_index_name
-from toolret.store.sql import CatalogQuery
-from toolret.store.types import GCReport, VectorRow
-from toolret.store.vector_store import VectorStore
-from toolret.tool import Tool
+from toolret.feedback._learning import learned_key
+from toolret.feedback._store import INSERT_LEARNED
+from toolret.retrieval._selection import top_k
+from toolret.store._migrate import head_revision
+from toolret.store._pool import DEFAULT_EF_SEARCH
+from toolret.store._schema import summary_index_name
+from toolret.store._sql import CatalogQuery
+from toolret.store._types import GCReport, VectorRow
+from toolret.store._vector_store import VectorStore
 
 MODEL = "test-model@384"
 DIM = 384

@@ -16,10 +16,10 @@ import asyncpg
 import pytest
 from typer.testing import CliRunner
 
-from toolret.cli.app import app
-from toolret.settings import Settings
+from toolret._settings import Settings
+from toolret.cli._app import app
+from toolret.store._migrate import database_revision, head_revision
 from toolret.store.embedded import data_directory, local_database_url, stop_local_server
-from toolret.store.migrate import database_revision, head_revision
 
 
 @pytest.fixture

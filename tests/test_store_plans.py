@@ -28,18 +28,18 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.fixtures_pg import (
+from tests.support.fixtures_pg import (
     PgServer,
     exact_scores,
     publish_random,
     synthetic_catalog,
     unit_vectors,
 )
-from toolret.catalog import Catalog
-from toolret.selection import top_k
-from toolret.store.schema import summary_index_name
-from toolret.store.sql import CatalogQuery
-from toolret.store.vector_store import VectorStore
+from toolret._catalog import Catalog
+from toolret.retrieval._selection import top_k
+from toolret.store._schema import summary_index_name
+from toolret.store._sql import CatalogQuery
+from toolret.store._vector_store import VectorStore
 
 MODEL = "plans-model@384"
 DIM = 384

@@ -12,9 +12,9 @@ import asyncpg
 import numpy as np
 import pytest
 
-from tests.fixtures_pg import publish_random, synthetic_catalog
-from toolret.store.sql import CatalogQuery
-from toolret.store.vector_store import VectorStore
+from tests.support.fixtures_pg import publish_random, synthetic_catalog
+from toolret.store._sql import CatalogQuery
+from toolret.store._vector_store import VectorStore
 
 MODEL = "test-model@384"
 

@@ -15,16 +15,16 @@ import numpy as np
 import pytest
 from sqlalchemy import text
 
-from tests.fixtures_pg import exact_scores, publish_random, unit_vectors
-from toolret.catalog import Catalog
-from toolret.embedders.e5 import BundledE5Embedder
-from toolret.indexing import index_catalog
-from toolret.profile import DEFAULT_PROFILE, MAX_SCORE, RetrievalProfile, ToolScore
-from toolret.selection import top_k
-from toolret.store.sql import CatalogQuery
-from toolret.store.summaries import SUBSET_LIMIT, score_tag, summarize, summary_count
-from toolret.store.vector_store import VectorStore
-from toolret.tool import Tool
+from tests.support.fixtures_pg import exact_scores, publish_random, unit_vectors
+from toolret._catalog import Catalog
+from toolret._profile import DEFAULT_PROFILE, MAX_SCORE, RetrievalProfile, ToolScore
+from toolret._tool import Tool
+from toolret.embedders._e5 import BundledE5Embedder
+from toolret.indexing._run import index_catalog
+from toolret.retrieval._selection import top_k
+from toolret.store._sql import CatalogQuery
+from toolret.store._summaries import SUBSET_LIMIT, score_tag, summarize, summary_count
+from toolret.store._vector_store import VectorStore
 
 MODEL = "summaries-model@384"
 DIM = 384

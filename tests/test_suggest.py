@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tests.fake_gemini import FakeGemini
-from tests.tools import crm_catalog
+from tests.support.fake_gemini import FakeGemini
+from tests.support.tools import crm_catalog
 from toolret import ConfigurationError, EmbedderError
-from toolret.adapters.source import load_examples
-from toolret.cli.app import app
-from toolret.suggest import TOOLS_PER_REQUEST, suggest_examples, write_examples
+from toolret.adapters._source import load_examples
+from toolret.authoring._suggest import TOOLS_PER_REQUEST, suggest_examples, write_examples
+from toolret.cli._app import app
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_the_command_writes_a_file_for_review(
             "examples",
             "suggest",
             "--catalog",
-            "tests.tools:crm_catalog",
+            "tests.support.tools:crm_catalog",
             "--languages",
             "en,tr",
             "--per-tool",

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.github_mcp import GET_ME, SEARCH_REPOSITORIES, THIN, github_listing
+from tests.support.github_mcp import GET_ME, SEARCH_REPOSITORIES, THIN, github_listing
 from toolret import (
     Catalog,
     CatalogWarning,

@@ -8,9 +8,10 @@ import math
 import bpe_openai
 import pytest
 
-from tests.tools import crm_catalog
-from toolret import InMemoryRetriever, Tool, tokens
-from toolret.selection import Mode
+from tests.support.tools import crm_catalog
+from toolret import InMemoryRetriever, Tool
+from toolret.retrieval import _tokens as tokens
+from toolret.retrieval._selection import Mode
 
 
 async def test_every_selection_counts_what_it_sends_and_the_roster() -> None:

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from toolret.feedback.signals import called_tool_names, find_tools_call_count
-from toolret.find_tools import discovered_tool_names
-from toolret.transcript import (
+from toolret.feedback._signals import called_tool_names, find_tools_call_count
+from toolret.retrieval._find_tools import discovered_tool_names
+from toolret.retrieval._transcript import (
     content_text,
     current_turn,
     is_human_message,

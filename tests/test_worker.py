@@ -1,7 +1,7 @@
 """The reindex job, the deploy trigger and the maintenance cron: real Redis, real Postgres.
 
 Embedding is counted with test-data embedders that wrap the bundled model through the public
-``Embedder`` protocol (tests/embedders.py); nothing inside toolret or arq is patched.
+``Embedder`` protocol (tests/support/embedders.py); nothing inside toolret or arq is patched.
 """
 
 from __future__ import annotations
@@ -21,17 +21,17 @@ from arq.connections import create_pool
 from arq.worker import Worker
 from sqlalchemy import text
 
-from tests.embedders import CountingEmbedder, GatedDocuments
-from tests.killed_worker import KILLED_JOB_TIMEOUT, marker_ttl
-from tests.tools import CRM_TOOLS, crm_catalog
+from tests.support.embedders import CountingEmbedder, GatedDocuments
+from tests.support.killed_worker import KILLED_JOB_TIMEOUT, marker_ttl
+from tests.support.tools import CRM_TOOLS, crm_catalog
 from toolret import Catalog, EmbedderError, EmbedderUnavailableError, Settings
-from toolret.embedders.base import Vectors
-from toolret.indexing import index_catalog
-from toolret.queue import QUEUE_NAME, ReindexQueue, redis_settings, reindex_job_id
-from toolret.store.types import VectorRow
-from toolret.store.vector_store import VectorStore
-from toolret.worker.cron import maintain
-from toolret.worker.jobs import MAX_TRIES
+from toolret.embedders._base import Vectors
+from toolret.indexing._queue import QUEUE_NAME, ReindexQueue, redis_settings, reindex_job_id
+from toolret.indexing._run import index_catalog
+from toolret.store._types import VectorRow
+from toolret.store._vector_store import VectorStore
+from toolret.worker._cron import maintain
+from toolret.worker._jobs import MAX_TRIES
 from workers import shutdown, startup
 
 REPO = Path(__file__).resolve().parent.parent
@@ -300,7 +300,7 @@ async def test_a_worker_killed_mid_reindex_publishes_nothing_and_a_rerun_complet
         sys.executable,
         "-m",
         "arq",
-        "tests.killed_worker.STALLING_SETTINGS",
+        "tests.support.killed_worker.STALLING_SETTINGS",
         cwd=REPO,
         env=environment,
         stdout=asyncio.subprocess.DEVNULL,
@@ -478,8 +478,8 @@ async def test_gc_waits_when_a_configured_catalog_cannot_be_rechecked(
 async def test_the_clients_not_indexed_path_enqueues_one_job_and_sends_the_full_roster(
     redis_url: str, store: VectorStore, worker: Callable[..., Worker]
 ) -> None:
-    from toolret.client import ToolRetrievalClient
-    from toolret.selection import Mode, Reason
+    from toolret.retrieval._client import ToolRetrievalClient
+    from toolret.retrieval._selection import Mode, Reason
 
     catalog = crm_catalog()
     embedder = CountingEmbedder()
@@ -523,14 +523,14 @@ def test_toolret_reindex_enqueue_queues_one_job_per_corpus(redis_url: str) -> No
     import redis
     from typer.testing import CliRunner
 
-    from toolret.cli.app import app
+    from toolret.cli._app import app
 
     runner = CliRunner()
     environment = {"REDIS_URL": redis_url, "GEMINI_API_KEY": ""}
     arguments = [
         "reindex",
         "-c",
-        "tests.tools:crm_catalog",
+        "tests.support.tools:crm_catalog",
         "-c",
         "tests.test_worker:crm_with_examples",
     ]
@@ -555,14 +555,18 @@ def test_toolret_reindex_enqueue_queues_one_job_per_corpus(redis_url: str) -> No
 def test_toolret_reindex_inline_embeds_and_publishes(database_url: str) -> None:
     from typer.testing import CliRunner
 
-    from toolret.cli.app import app
+    from toolret.cli._app import app
 
     runner = CliRunner()
     environment = {"DATABASE_URL": database_url, "GEMINI_API_KEY": ""}
-    first = runner.invoke(app, ["reindex", "-c", "tests.tools:crm_catalog"], env=environment)
+    first = runner.invoke(
+        app, ["reindex", "-c", "tests.support.tools:crm_catalog"], env=environment
+    )
     assert first.exit_code == 0, first.output
     assert "11 documents, 11 embedded, published" in first.output
-    again = runner.invoke(app, ["reindex", "-c", "tests.tools:crm_catalog"], env=environment)
+    again = runner.invoke(
+        app, ["reindex", "-c", "tests.support.tools:crm_catalog"], env=environment
+    )
     assert "0 embedded, already published" in again.output
 
     async def check() -> bool:

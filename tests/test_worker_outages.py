@@ -28,15 +28,15 @@ import redis.asyncio as aioredis
 from arq.connections import RedisSettings
 from arq.worker import Worker
 
-from tests.embedders import CountingEmbedder
-from tests.fixtures_pg import PgServer
-from tests.fixtures_redis import PrivateRedis
-from tests.tools import crm_catalog
+from tests.support.embedders import CountingEmbedder
+from tests.support.fixtures_pg import PgServer
+from tests.support.fixtures_redis import PrivateRedis
+from tests.support.tools import crm_catalog
 from toolret import Catalog, Settings
 from toolret.errors import StoreUnavailableError
-from toolret.queue import QUEUE_NAME, ReindexQueue
-from toolret.store.vector_store import VectorStore
-from toolret.worker.jobs import MAX_TRIES
+from toolret.indexing._queue import QUEUE_NAME, ReindexQueue
+from toolret.store._vector_store import VectorStore
+from toolret.worker._jobs import MAX_TRIES
 
 REPO = Path(__file__).resolve().parent.parent
 DEADLINE = 120.0
@@ -247,8 +247,8 @@ async def test_feedback_waits_out_an_unreachable_database_without_a_traceback(
     from arq import Retry
 
     from tests.test_feedback import _feedback
-    from toolret.worker.feedback import record_feedback
-    from toolret.worker.outage import Dependency
+    from toolret.worker._feedback import record_feedback
+    from toolret.worker._outage import Dependency
 
     nowhere = VectorStore.from_url(f"postgresql://toolret@/toolret?host={tmp_path}&port=5432")
     ctx: dict[str, Any] = {"store": nowhere, "postgres": Dependency("Postgres")}

@@ -15,13 +15,13 @@ from typing import Any
 from arq.connections import create_pool
 from arq.worker import Worker, create_worker
 
-from tests.embedders import CountingEmbedder
+from tests.support.embedders import CountingEmbedder
 from toolret import Settings
-from toolret.queue import QUEUE_NAME, REINDEX_FUNCTION, redis_settings
-from toolret.store.vector_store import VectorStore
-from toolret.worker.cron import maintain
-from toolret.worker.jobs import OUTAGE_TRIES, reindex
-from toolret.worker.settings import FEEDBACK_TIMEOUT, JOB_TIMEOUT
+from toolret.indexing._queue import QUEUE_NAME, REINDEX_FUNCTION, redis_settings
+from toolret.store._vector_store import VectorStore
+from toolret.worker._cron import maintain
+from toolret.worker._jobs import OUTAGE_TRIES, reindex
+from toolret.worker._settings import FEEDBACK_TIMEOUT, JOB_TIMEOUT
 from workers import WorkerSettings, shutdown, startup
 
 REPO = Path(__file__).resolve().parent.parent

@@ -45,24 +45,24 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
         "UnknownCoreToolError",
     ),
     # retrievers
-    "toolret.client": ("ToolRetrievalClient",),
-    "toolret.memory": ("InMemoryRetriever",),
-    "toolret.settings": ("Settings",),
-    "toolret.indexing": ("IndexReport",),
+    "toolret.retrieval._client": ("ToolRetrievalClient",),
+    "toolret.retrieval._memory": ("InMemoryRetriever",),
+    "toolret._settings": ("Settings",),
+    "toolret.indexing._run": ("IndexReport",),
     # the catalog doctor
-    "toolret.lint": (
+    "toolret.authoring._lint": (
         "lint_catalog",
         "LintReport",
         "LintFinding",
     ),
-    "toolret.store.migrate": ("upgrade_database",),
-    "toolret.profile": ("RetrievalProfile",),
+    "toolret.store._migrate": ("upgrade_database",),
+    "toolret._profile": ("RetrievalProfile",),
     # the catalog and its adapters
-    "toolret.catalog": (
+    "toolret._catalog": (
         "Catalog",
         "CatalogWarning",
     ),
-    "toolret.tool": ("Tool", "Role"),
+    "toolret._tool": ("Tool", "Role"),
     "toolret.adapters": (
         "ToolRegistry",
         "tool_def",
@@ -77,24 +77,25 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
         "mcp_origin",
     ),
     # the selection and its reasons
-    "toolret.selection": (
+    "toolret.retrieval._selection": (
         "Selection",
         "Mode",
         "Reason",
     ),
     # find_tools and the per-round hook
-    "toolret.find_tools": (
+    "toolret.retrieval._find_tools": (
         "FIND_TOOLS_NAME",
         "ToolFinder",
         "answer_find_tools",
         "discovered_tool_names",
         "find_tools_definition",
     ),
-    "toolret.rounds": ("make_per_round_retrieve",),
+    "toolret.retrieval._rounds": ("make_per_round_retrieve",),
     # routing a message to agents
-    "toolret.routing": ("agent_catalog", "route"),
+    "toolret.retrieval._routing": ("agent_catalog", "route"),
     # prompt-cache-stable tool lists, and where agents are built
-    "toolret.stable": ("StableToolList",),
+    "toolret.retrieval._stable": ("StableToolList",),
+    "toolret.retrieval._tokens": ("load_tokenizer",),
     "toolret.integrations.anthropic": (
         "anthropic_tools",
         "answer_anthropic_search",
@@ -117,7 +118,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
         "GeminiEmbedder",
         "InputWindow",
     ),
-    "toolret.embedders.base": (
+    "toolret.embedders._base": (
         "Vector",
         "Vectors",
     ),
@@ -130,6 +131,20 @@ for _name in _PUBLIC["toolret.errors"]:
     globals()[_name] = getattr(_errors, _name)
 
 if TYPE_CHECKING:
+    from toolret._catalog import (
+        Catalog as Catalog,
+        CatalogWarning as CatalogWarning,
+    )
+    from toolret._profile import (
+        RetrievalProfile as RetrievalProfile,
+    )
+    from toolret._settings import (
+        Settings as Settings,
+    )
+    from toolret._tool import (
+        Role as Role,
+        Tool as Tool,
+    )
     from toolret.adapters import (
         McpOrigin as McpOrigin,
         ToolRegistry as ToolRegistry,
@@ -143,12 +158,10 @@ if TYPE_CHECKING:
         to_openai as to_openai,
         tool_def as tool_def,
     )
-    from toolret.catalog import (
-        Catalog as Catalog,
-        CatalogWarning as CatalogWarning,
-    )
-    from toolret.client import (
-        ToolRetrievalClient as ToolRetrievalClient,
+    from toolret.authoring._lint import (
+        LintFinding as LintFinding,
+        LintReport as LintReport,
+        lint_catalog as lint_catalog,
     )
     from toolret.embedders import (
         BundledE5Embedder as BundledE5Embedder,
@@ -156,7 +169,7 @@ if TYPE_CHECKING:
         GeminiEmbedder as GeminiEmbedder,
         InputWindow as InputWindow,
     )
-    from toolret.embedders.base import (
+    from toolret.embedders._base import (
         Vector as Vector,
         Vectors as Vectors,
     )
@@ -180,14 +193,7 @@ if TYPE_CHECKING:
         ToolTextError as ToolTextError,
         UnknownCoreToolError as UnknownCoreToolError,
     )
-    from toolret.find_tools import (
-        FIND_TOOLS_NAME as FIND_TOOLS_NAME,
-        ToolFinder as ToolFinder,
-        answer_find_tools as answer_find_tools,
-        discovered_tool_names as discovered_tool_names,
-        find_tools_definition as find_tools_definition,
-    )
-    from toolret.indexing import (
+    from toolret.indexing._run import (
         IndexReport as IndexReport,
     )
     from toolret.integrations.anthropic import (
@@ -205,41 +211,39 @@ if TYPE_CHECKING:
         called_tool_name as called_tool_name,
         responses_tools as responses_tools,
     )
-    from toolret.lint import (
-        LintFinding as LintFinding,
-        LintReport as LintReport,
-        lint_catalog as lint_catalog,
+    from toolret.retrieval._client import (
+        ToolRetrievalClient as ToolRetrievalClient,
     )
-    from toolret.memory import (
+    from toolret.retrieval._find_tools import (
+        FIND_TOOLS_NAME as FIND_TOOLS_NAME,
+        ToolFinder as ToolFinder,
+        answer_find_tools as answer_find_tools,
+        discovered_tool_names as discovered_tool_names,
+        find_tools_definition as find_tools_definition,
+    )
+    from toolret.retrieval._memory import (
         InMemoryRetriever as InMemoryRetriever,
     )
-    from toolret.profile import (
-        RetrievalProfile as RetrievalProfile,
-    )
-    from toolret.rounds import (
+    from toolret.retrieval._rounds import (
         make_per_round_retrieve as make_per_round_retrieve,
     )
-    from toolret.routing import (
+    from toolret.retrieval._routing import (
         agent_catalog as agent_catalog,
         route as route,
     )
-    from toolret.selection import (
+    from toolret.retrieval._selection import (
         Mode as Mode,
         Reason as Reason,
         Selection as Selection,
     )
-    from toolret.settings import (
-        Settings as Settings,
-    )
-    from toolret.stable import (
+    from toolret.retrieval._stable import (
         StableToolList as StableToolList,
     )
-    from toolret.store.migrate import (
-        upgrade_database as upgrade_database,
+    from toolret.retrieval._tokens import (
+        load_tokenizer as load_tokenizer,
     )
-    from toolret.tool import (
-        Role as Role,
-        Tool as Tool,
+    from toolret.store._migrate import (
+        upgrade_database as upgrade_database,
     )
 
 

@@ -4,7 +4,7 @@ Revision ID: 0003
 Revises: 0002 (feedback and learned vectors)
 Create Date: 2026-12-02
 
-A blended score (``toolret.profile.ToolScore``: the description and the best few examples
+A blended score (``toolret._profile.ToolScore``: the description and the best few examples
 together) cannot be read off the nearest vectors alone: the HNSW ranking statement nominates
 candidate tools from them, then scores each candidate over all of its documents. This index
 finds a tool's documents in its corpus (the primary key leads with the document key).

@@ -6,7 +6,7 @@ Create Date: 2026-12-01
 
 A tool's blended score (its description and the mean of its best few examples) is the largest
 inner product of the query with a few vectors derived from its documents
-(``toolret.store.summaries``). The ranking statement of a large catalog scans those instead of
+(``toolret.store._summaries``). The ranking statement of a large catalog scans those instead of
 the documents, so one scan ranks tools by their blended score.
 
 - ``toolret_summary_vectors``: the derived vectors, one per (model id, summary key); the key is

@@ -1,4 +1,4 @@
-"""The shipped benchmark runner (``toolret.bench``) with the roster's two halves added as sets.
+"""The shipped benchmark runner (``toolret.recall``) with the roster's two halves added as sets.
 
 ``python -m evals.benchmark DIR [DIR ...]`` is ``toolret eval --bench DIR ...`` plus the
 roster's tuning half (in-sample) and held-back half (reported only), from a checkout.
@@ -9,9 +9,9 @@ from __future__ import annotations
 import dataclasses
 
 from evals.data.cases import CASES, HELD, TUNE, Split
-from toolret.bench.data import BenchCase, BenchSet
-from toolret.demo.examples import EXAMPLES
+from toolret.demo._example_requests import EXAMPLES
 from toolret.demo.roster import CORE, TOOLS
+from toolret.recall._data import BenchCase, BenchSet
 
 __all__ = ["roster_halves", "roster_set"]
 

@@ -7,7 +7,7 @@ while choosing, so nothing chosen is seen against it.
 import sys
 
 from evals.benchmark import roster_halves
-from toolret.bench.runner import main
+from toolret.recall._runner import main
 
 if __name__ == "__main__":
     argv = sys.argv[1:]

@@ -7,7 +7,8 @@ bound, so recall is measured over the non-core tools a case names, and every cas
 one. ``OFF_TOPIC`` holds messages no tool applies to, for the score analysis.
 
 The rows live in one module per language (``evals.data.cases_en``, ``cases_ar``, ``cases_tr``).
-Keep these apart from ``toolret.demo.examples``: examples are what tool authors attach to tools;
+Keep these apart from ``toolret.demo._example_requests``: examples are what tool authors attach to
+tools;
 cases are what the eval asks. A test rejects any example that equals or nearly equals a case.
 
 Every case belongs to a scenario, one user need (the same request in other words or another

@@ -1,6 +1,7 @@
 """Traffic for the learning replay: requests users might send the CRM agent, one tool each.
 
-Written for ``evals.studies.learning`` and kept apart from both halves of ``evals.data.cases`` and
+Written for ``evals.studies.learning_replay`` and kept apart from both halves of
+``evals.data.cases`` and
 from the tools' example requests (a test checks that none repeats one). They play the messages that
 reach a deployment after its descriptions were written: the replay runs them through the real
 selection, reports the tool each one needed, lets the worker learn from the misses, and then

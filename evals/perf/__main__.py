@@ -5,7 +5,8 @@
   database step against a bare ``SELECT 1``; indexed recall against exact; example vectors and
   the blended score at 100,000 tools; with ``--million`` (``make bench BENCH=--million``), a
   1,000,000-vector level.
-- ``evals.perf.fleet``: a 527-tool MCP-like fleet — select() in dense and hybrid mode against
+- ``evals.perf.fleet_latency``: a 527-tool MCP-like fleet — select() in dense and hybrid mode
+  against
   the query embedding plus the ranking statement, measured in one run; what ranking a
   message's clauses would add.
 - ``evals.perf.reindex``: reindexing 44 and 1,000 tools with the bundled model, and the cost

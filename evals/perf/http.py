@@ -45,12 +45,12 @@ from rich.table import Table
 from evals.perf.database import database, machine
 from evals.perf.load import messages
 from toolret import to_openai
-from toolret.catalog import Catalog
-from toolret.client import ToolRetrievalClient
+from toolret._catalog import Catalog
 from toolret.demo.roster import catalog as roster
-from toolret.selection import Mode
-from toolret.service.catalogs import build_catalog
-from toolret.service.models import CatalogRegistration
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._selection import Mode
+from toolret.service._catalogs import build_catalog
+from toolret.service._models import CatalogRegistration
 
 OUT = Path(__file__).resolve().parents[1] / "out" / "perf_http.json"
 CONCURRENCY = 24

@@ -41,13 +41,13 @@ from rich.table import Table
 
 from evals.data.cases import CASES, OFF_TOPIC
 from evals.perf.database import database, machine
-from toolret.client import ToolRetrievalClient
 from toolret.demo.roster import catalog as roster
-from toolret.embedders.base import Embedder, Vector, Vectors
-from toolret.embedders.e5 import BundledE5Embedder
-from toolret.indexing import index_catalog
-from toolret.selection import DEFAULT_TIME_BUDGET, Mode
-from toolret.store.vector_store import VectorStore
+from toolret.embedders._base import Embedder, Vector, Vectors
+from toolret.embedders._e5 import BundledE5Embedder
+from toolret.indexing._run import index_catalog
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._selection import DEFAULT_TIME_BUDGET, Mode
+from toolret.store._vector_store import VectorStore
 
 OUT = Path(__file__).resolve().parents[1] / "out" / "bench_load.json"
 LENGTHS = (100, 1_000, 4_000, 16_000, 64_000)

@@ -17,12 +17,12 @@ import numpy as np
 
 from evals.perf.synthetic import Sampler, load, synthetic_tools
 from evals.perf.timing import percentiles, timed
-from toolret.catalog import Catalog
+from toolret._catalog import Catalog
 from toolret.demo.roster import catalog as roster
-from toolret.embedders.e5 import BundledE5Embedder
-from toolret.selection import top_k
-from toolret.store.sql import CatalogQuery
-from toolret.store.vector_store import VectorStore
+from toolret.embedders._e5 import BundledE5Embedder
+from toolret.retrieval._selection import top_k
+from toolret.store._sql import CatalogQuery
+from toolret.store._vector_store import VectorStore
 
 __all__ = ["MILLION", "million"]
 

@@ -26,13 +26,13 @@ from rich.console import Console
 from rich.table import Table
 
 from evals.perf.database import database, machine
-from toolret.catalog import Catalog
+from toolret._catalog import Catalog
+from toolret._tool import Tool
 from toolret.demo.roster import catalog as roster
-from toolret.embedders.base import Vectors
-from toolret.embedders.e5 import BundledE5Embedder
-from toolret.indexing import IndexReport, index_catalog
-from toolret.store.vector_store import VectorStore
-from toolret.tool import Tool
+from toolret.embedders._base import Vectors
+from toolret.embedders._e5 import BundledE5Embedder
+from toolret.indexing._run import IndexReport, index_catalog
+from toolret.store._vector_store import VectorStore
 
 OUT = Path(__file__).resolve().parents[1] / "out" / "bench_reindex.json"
 

@@ -38,15 +38,15 @@ from rich.table import Table
 
 from evals.data.cases import CASES
 from evals.perf.database import machine
-from toolret.catalog import Catalog
-from toolret.client import ToolRetrievalClient
+from toolret._catalog import Catalog
 from toolret.demo.roster import catalog as roster
-from toolret.embedders.e5 import BundledE5Embedder
-from toolret.indexing import index_catalog
-from toolret.selection import Mode
-from toolret.store.migrate import upgrade_database
-from toolret.store.types import VectorRow
-from toolret.store.vector_store import VectorStore
+from toolret.embedders._e5 import BundledE5Embedder
+from toolret.indexing._run import index_catalog
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._selection import Mode
+from toolret.store._migrate import upgrade_database
+from toolret.store._types import VectorRow
+from toolret.store._vector_store import VectorStore
 
 OUT = Path(__file__).resolve().parents[1] / "out" / "bench_replication.json"
 DELAYS_MS = (0, 500, 2000)

@@ -9,11 +9,12 @@ For 44, 1,000, 10,000 and 100,000 tools in the vector table, in one run:
 - the database step alone (``VectorStore.rank``) p50/p99 and its ratio to a bare ``SELECT 1``
   on the same pooled connection path, and its throughput at 1 and 8 concurrent callers;
 - the same top-12 computed in process: exact numpy cosine over the same vectors (each tool
-  scored as the bundled model's profile says) and BM25 (``toolret.lexical``) over the same tools;
+  scored as the bundled model's profile says) and BM25 (``toolret.retrieval._lexical``) over the
+  same tools;
 - recall@12 of the indexed query against the exact numpy ranking;
 - at 1,000 and 10,000 rows, both ranking statements forced on the whole catalog (where the
   exact/HNSW switch belongs);
-- example vectors (``evals.perf.examples``): 44 tools with and without, 10,000 and 100,000
+- example vectors (``evals.perf.blended``): 44 tools with and without, 10,000 and 100,000
   synthetic tools with three examples each — the blended statement against the max statement
   and its recall against the exact blend; with ``--million``, a 1,000,000-vector level
   (``evals.perf.million``).
@@ -47,23 +48,23 @@ from rich.table import Table
 from sqlalchemy import text
 
 from evals.data.cases import CASES
+from evals.perf.blended import EXAMPLE_SIZES, rows_for_table, with_and_without_examples
 from evals.perf.database import database, machine
-from evals.perf.examples import EXAMPLE_SIZES, rows_for_table, with_and_without_examples
 from evals.perf.million import million
 from evals.perf.synthetic import DIM, Sampler, load, synthetic_tools
 from evals.perf.timing import percentiles, throughput, timed, timed_sync
-from toolret.catalog import Catalog
-from toolret.client import ToolRetrievalClient
+from toolret._catalog import Catalog
+from toolret._tool import Tool
 from toolret.demo.roster import catalog as roster
-from toolret.embedders.e5 import BundledE5Embedder
-from toolret.indexing import index_catalog
-from toolret.lexical import BM25Index
-from toolret.memory import DenseIndex
-from toolret.reuse import REUSE_SECONDS
-from toolret.selection import top_k
-from toolret.store.sql import EXACT_LIMIT, CatalogQuery, exact_sql
-from toolret.store.vector_store import VectorStore
-from toolret.tool import Tool
+from toolret.embedders._e5 import BundledE5Embedder
+from toolret.indexing._run import index_catalog
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._lexical import BM25Index
+from toolret.retrieval._memory import DenseIndex
+from toolret.retrieval._reuse import REUSE_SECONDS
+from toolret.retrieval._selection import top_k
+from toolret.store._sql import EXACT_LIMIT, CatalogQuery, exact_sql
+from toolret.store._vector_store import VectorStore
 
 OUT = Path(__file__).resolve().parents[1] / "out" / "bench_select.json"
 LEVELS = (44, 1_000, 10_000, 100_000)
@@ -72,7 +73,7 @@ K = 12
 
 class Exact:
     """The in-process baseline: every document vector of a catalog, each tool scored as the
-    bundled model's profile scores it (``toolret.memory.DenseIndex``)."""
+    bundled model's profile scores it (``toolret.retrieval._memory.DenseIndex``)."""
 
     def __init__(self, catalog: Catalog, vectors: dict[str, np.ndarray], example_role: Any) -> None:
         self.names = [tool.name for tool in catalog.candidates]

@@ -9,13 +9,13 @@ from typing import Any
 import asyncpg
 import numpy as np
 
-from toolret.catalog import Catalog
-from toolret.embedders.e5 import BundledE5Embedder
-from toolret.profile import ToolScore
-from toolret.store.schema import hnsw_index_name, summary_index_name
-from toolret.store.types import VectorRow
-from toolret.store.vector_store import VectorStore
-from toolret.tool import Tool
+from toolret._catalog import Catalog
+from toolret._profile import ToolScore
+from toolret._tool import Tool
+from toolret.embedders._e5 import BundledE5Embedder
+from toolret.store._schema import hnsw_index_name, summary_index_name
+from toolret.store._types import VectorRow
+from toolret.store._vector_store import VectorStore
 
 __all__ = ["DIM", "Sampler", "load", "synthetic_tools"]
 

@@ -45,14 +45,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from evals.data.cases import CASES, HELD, LANGUAGES, TUNE, Case
-from toolret.bench.memo import MemoEmbedder
-from toolret.catalog import Catalog
+from toolret._catalog import Catalog
+from toolret._profile import RetrievalProfile, corpus_documents, profile_of
+from toolret._settings import RetrievalMode, Settings
+from toolret._tool import Role
 from toolret.demo.roster import build_catalog
-from toolret.embedders.base import Embedder, Vector, Vectors, embed_role, l2_normalize
-from toolret.profile import RetrievalProfile, corpus_documents, profile_of
-from toolret.selection import DEFAULT_K, Mode, Selection, top_k
-from toolret.settings import RetrievalMode, Settings
-from toolret.tool import Role
+from toolret.embedders._base import Embedder, Vector, Vectors, embed_role, l2_normalize
+from toolret.recall._memo import MemoEmbedder
+from toolret.retrieval._selection import DEFAULT_K, Mode, Selection, top_k
 
 __all__ = [
     "CUTS",
@@ -282,7 +282,7 @@ async def in_memory_selections(
 ) -> dict[str, Selection]:
     """Every case's selection through ``InMemoryRetriever``, with a generous budget: the gate
     judges ranking, not the speed of the machine running it."""
-    from toolret.memory import InMemoryRetriever
+    from toolret.retrieval._memory import InMemoryRetriever
 
     retriever = InMemoryRetriever(embedder, mode=mode, k=k, time_budget=60.0)
     await retriever.index(catalog)
@@ -315,7 +315,7 @@ def suggested_thresholds(
 
 
 async def _calibrate(levels: Sequence[float], seeds: int) -> list[str]:
-    from toolret.embedders.e5 import BundledE5Embedder
+    from toolret.embedders._e5 import BundledE5Embedder
 
     catalogs = {flag: build_catalog(examples=flag) for flag in (True, False)}
     memo = MemoEmbedder(BundledE5Embedder())

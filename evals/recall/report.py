@@ -13,7 +13,7 @@ from pathlib import Path
 
 from evals.data.cases import CASES, OFF_TOPIC
 from evals.recall.results import CURVE_KS, EvalResult, Row, ScoreSplit
-from toolret.bench.report import slug
+from toolret.recall._report import slug
 
 __all__ = ["console_report", "markdown_report", "recall_table", "write_report"]
 

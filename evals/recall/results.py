@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 from evals.data.cases import HELD, Split
 from evals.recall.gate import SHIPPED_MODE, THRESHOLDS
-from toolret.embedders.e5 import BundledE5Embedder
-from toolret.tool import Role
+from toolret._tool import Role
+from toolret.embedders._e5 import BundledE5Embedder
 
 __all__ = ["CURVE_KS", "TABLE_KS", "EvalResult", "Failure", "RoleRow", "Row", "ScoreSplit"]
 

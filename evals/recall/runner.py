@@ -38,14 +38,14 @@ from pathlib import Path
 
 from evals.data.cases import CASES, LANGUAGES, OFF_TOPIC, SPLITS, TUNE, Case
 from evals.recall.results import CURVE_KS, TABLE_KS, EvalResult, Failure, RoleRow, Row, ScoreSplit
-from toolret.bench.memo import MemoEmbedder
-from toolret.bench.runner import resolve_embedders, split_list
-from toolret.catalog import Catalog
+from toolret._catalog import Catalog
+from toolret._settings import RetrievalMode
 from toolret.demo.roster import build_catalog
-from toolret.embedders.base import Embedder
-from toolret.memory import InMemoryRetriever
-from toolret.selection import DEFAULT_K, Mode, top_k
-from toolret.settings import RetrievalMode
+from toolret.embedders._base import Embedder
+from toolret.recall._memo import MemoEmbedder
+from toolret.recall._runner import resolve_embedders, split_list
+from toolret.retrieval._memory import InMemoryRetriever
+from toolret.retrieval._selection import DEFAULT_K, Mode, top_k
 
 __all__ = ["MODES", "evaluate", "main", "run"]
 

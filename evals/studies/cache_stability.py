@@ -14,7 +14,8 @@ in the order sent) starts with the previous turn's. Reported per policy: the sha
 that keep it, the tools sent at turn 20, the mean tools and tokens sent per turn, and the tool
 tokens a provider bills again because the prefix changed (the tools after the longest common
 prefix with the previous turn). Tokens are counted with o200k (``bpe-openai``) when it is
-installed, else with the documented estimate (``toolret.tokens``); the full roster's tokens and
+installed, else with the documented estimate (``toolret.retrieval._tokens``); the full roster's
+tokens and
 the saving per turn (full roster against core + k) are reported too.
 
     python -m evals.studies.cache_stability            # table, and evals/out/cache_stability.json
@@ -32,15 +33,15 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from toolret import tokens
-from toolret.catalog import Catalog
+from toolret._catalog import Catalog
+from toolret._tool import Tool
 from toolret.demo.roster import build_catalog
 from toolret.embedders import BundledE5Embedder
 from toolret.errors import ConfigurationError
-from toolret.memory import InMemoryRetriever
-from toolret.selection import Selection
-from toolret.stable import StableToolList
-from toolret.tool import Tool
+from toolret.retrieval import _tokens as tokens
+from toolret.retrieval._memory import InMemoryRetriever
+from toolret.retrieval._selection import Selection
+from toolret.retrieval._stable import StableToolList
 
 __all__ = ["CONVERSATION", "PolicyResult", "main", "measure", "prefix_kept"]
 

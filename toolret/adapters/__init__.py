@@ -6,16 +6,16 @@ requests for JSON and MCP tools come in a mapping keyed by tool name or a side f
 (``load_examples``).
 """
 
-from toolret.adapters.anthropic import catalog_from_anthropic, to_anthropic
-from toolret.adapters.mcp import McpOrigin, catalog_from_mcp, mcp_origin, mcp_tool_name
-from toolret.adapters.openai import OpenAIShape, catalog_from_openai, to_openai
-from toolret.adapters.registry import (
+from toolret.adapters._anthropic import catalog_from_anthropic, to_anthropic
+from toolret.adapters._mcp import McpOrigin, catalog_from_mcp, mcp_origin, mcp_tool_name
+from toolret.adapters._openai import OpenAIShape, catalog_from_openai, to_openai
+from toolret.adapters._registry import (
     ToolRegistry,
     default_registry,
     schema_from_signature,
     tool_def,
 )
-from toolret.adapters.source import load_examples
+from toolret.adapters._source import load_examples
 
 __all__ = [
     "McpOrigin",

@@ -10,7 +10,7 @@ view, link / unlink records, delete / restore / undo). ``category`` is the risk 
 Each description is written for a reader who does not know the tool exists: what it does, when
 to use it, and what it does not do (naming the tool to use instead). The tools are package
 data, ``roster.toml`` beside this module; their example requests live in
-``toolret.demo.examples``: ``catalog`` carries them, ``catalog_without_examples`` does not.
+``toolret.demo._example_requests``: ``catalog`` carries them, ``catalog_without_examples`` does not.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import dataclasses
 import tomllib
 from importlib.resources import files
 
-from toolret.catalog import Catalog
-from toolret.demo.examples import EXAMPLES
-from toolret.tool import Tool
+from toolret._catalog import Catalog
+from toolret._tool import Tool
+from toolret.demo._example_requests import EXAMPLES
 
 __all__ = [
     "CORE",

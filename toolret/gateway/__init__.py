@@ -9,6 +9,6 @@ Needs ``toolret[gateway]`` (the MCP SDK's server and client, 2.x).
 - ``runner``: what ``toolret gateway`` runs.
 """
 
-from toolret.extras import require
+from toolret._extras import require
 
 require("gateway", "mcp", "starlette", "uvicorn", purpose="toolret gateway")

@@ -41,12 +41,12 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from toolret.adapters.anthropic import to_anthropic
-from toolret.catalog import Catalog
+from toolret._catalog import Catalog
+from toolret.adapters._anthropic import to_anthropic
 from toolret.errors import ConfigurationError
-from toolret.find_tools import ToolFinder, unavailable_message
-from toolret.selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason, Selection
-from toolret.transcript import blocks, field, loaded_by_anthropic
+from toolret.retrieval._find_tools import ToolFinder, unavailable_message
+from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason, Selection
+from toolret.retrieval._transcript import blocks, field, loaded_by_anthropic
 
 __all__ = [
     "SEARCH_TOOL_NAME",

@@ -22,9 +22,9 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from toolret.adapters.source import EMPTY_SCHEMA, tools_of
-from toolret.selection import Selection
-from toolret.tool import Tool
+from toolret._tool import Tool
+from toolret.adapters._source import EMPTY_SCHEMA, tools_of
+from toolret.retrieval._selection import Selection
 
 __all__ = ["to_gemini"]
 

@@ -26,21 +26,21 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypeVar, Unpack, cast
 
-from toolret.adapters.openai import catalog_from_openai
-from toolret.adapters.source import CatalogOptions
-from toolret.catalog import Catalog
+from toolret._catalog import Catalog
+from toolret.adapters._openai import catalog_from_openai
+from toolret.adapters._source import CatalogOptions
 from toolret.errors import ConfigurationError
-from toolret.find_tools import (
+from toolret.retrieval._find_tools import (
     FIND_TOOLS_DESCRIPTION,
     FIND_TOOLS_NAME,
     ToolFinder,
     answer_find_tools,
     discovered_tool_names,
 )
-from toolret.rounds import Selector
-from toolret.selection import Mode, Reason, Selection
-from toolret.stable import StableToolList
-from toolret.transcript import latest_human_text
+from toolret.retrieval._rounds import Selector
+from toolret.retrieval._selection import Mode, Reason, Selection
+from toolret.retrieval._stable import StableToolList
+from toolret.retrieval._transcript import latest_human_text
 
 try:
     from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest

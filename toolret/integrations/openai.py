@@ -43,13 +43,13 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from toolret.adapters.mcp import SEPARATOR, McpOrigin
-from toolret.adapters.openai import to_openai
-from toolret.catalog import Catalog
-from toolret.find_tools import ToolFinder, unavailable_message
-from toolret.selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason
-from toolret.tool import Tool
-from toolret.transcript import field, search_outputs
+from toolret._catalog import Catalog
+from toolret._tool import Tool
+from toolret.adapters._mcp import SEPARATOR, McpOrigin
+from toolret.adapters._openai import to_openai
+from toolret.retrieval._find_tools import ToolFinder, unavailable_message
+from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason
+from toolret.retrieval._transcript import field, search_outputs
 
 __all__ = [
     "SEARCH_PARAMETERS",

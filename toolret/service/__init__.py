@@ -18,6 +18,6 @@ per-conversation state.
 Needs ``toolret[serve]``.
 """
 
-from toolret.extras import require
+from toolret._extras import require
 
 require("serve", "starlette", "uvicorn", purpose="toolret serve")

@@ -32,9 +32,9 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from toolret._settings import Settings
 from toolret.errors import ConfigurationError, StoreError
-from toolret.settings import Settings
-from toolret.store.migrate import upgrade_database
+from toolret.store._migrate import upgrade_database
 
 if TYPE_CHECKING:
     import psutil

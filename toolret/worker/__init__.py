@@ -5,13 +5,13 @@ deploy trigger at startup and an hourly cron that re-checks configured catalogs 
 garbage. The request path never embeds a document. Deploy it with ``arq
 toolret.worker.WorkerSettings`` from an installed ``toolret[worker]`` (``arq
 workers.WorkerSettings`` names the same settings from a checkout). It waits out Redis and
-Postgres outages (``toolret.worker.outage``).
+Postgres outages (``toolret.worker._outage``).
 """
 
-from toolret.extras import require
+from toolret._extras import require
 
 require("worker", "arq", "redis", purpose="the toolret worker")
 
-from toolret.worker.settings import WorkerSettings, shutdown, startup  # noqa: E402
+from toolret.worker._settings import WorkerSettings, shutdown, startup  # noqa: E402
 
 __all__ = ["WorkerSettings", "shutdown", "startup"]

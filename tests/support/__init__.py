@@ -1,0 +1,1 @@
+"""What the tests share: servers, fixtures, fakes at the network edge, catalogs."""

@@ -1,0 +1,78 @@
+"""Two real MCP servers (the SDK's ``MCPServer``) for the gateway to stand in front of.
+
+- ``alpha``, a calendar, served in the test's process over streamable HTTP. Its tool list can
+  change while it runs (``add_reschedule``), which it announces on the subscription bus it was
+  built with.
+- ``beta``, a mailbox, run as its own process over stdio (``python -m tests.support.mcp_upstreams
+  beta``), so a test can kill it: it writes its process id to ``$PIDFILE`` before serving.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.subscriptions import InMemorySubscriptionBus, ToolsListChanged
+from pydantic import Field
+
+__all__ = ["add_reschedule", "alpha_server", "beta_server"]
+
+Text = Annotated[str, Field(description="Free text")]
+
+
+def alpha_server(bus: InMemorySubscriptionBus) -> MCPServer:
+    """The calendar: three tools, one more after ``add_reschedule``."""
+    server = MCPServer("alpha", subscriptions=bus, log_level="WARNING")
+
+    @server.tool(description="List the events in the user's calendar between two dates.")
+    def list_events(start: Text, end: Text) -> str:
+        return f"no events between {start} and {end}"
+
+    @server.tool(description="Create a calendar event with a title, a start time and guests.")
+    def create_event(title: Text, start: Text, guests: list[str] | None = None) -> str:
+        return f"created {title} at {start}"
+
+    @server.tool(description="Cancel a calendar event and tell its guests that it is off.")
+    def cancel_event(event_id: Text) -> str:
+        return f"cancelled {event_id}"
+
+    return server
+
+
+async def add_reschedule(server: MCPServer, bus: InMemorySubscriptionBus) -> None:
+    """Add a tool to the calendar and announce the change to its listeners."""
+
+    def reschedule_event(event_id: Text, new_start: Text) -> str:
+        return f"moved {event_id} to {new_start}"
+
+    server.add_tool(
+        reschedule_event,
+        description="Move an existing calendar event to another day or time; guests are told.",
+    )
+    await bus.publish(ToolsListChanged())
+
+
+def beta_server() -> MCPServer:
+    """The mailbox: two tools."""
+    server = MCPServer("beta", log_level="WARNING")
+
+    @server.tool(description="Send an email message to one or more recipients with a subject.")
+    def send_email(to: list[str], subject: Text, body: Text) -> str:
+        return f"sent {subject!r} to {', '.join(to)}"
+
+    @server.tool(description="Search the mailbox for messages matching words, a sender or dates.")
+    def search_mail(query: Text) -> str:
+        return f"no mail matches {query}"
+
+    return server
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["beta"]:
+        raise SystemExit("usage: python -m tests.support.mcp_upstreams beta")
+    if os.environ.get("PIDFILE"):
+        with open(os.environ["PIDFILE"], "w", encoding="utf-8") as file:
+            file.write(str(os.getpid()))
+    beta_server().run("stdio")

@@ -1,0 +1,288 @@
+"""The catalog: an ordered, validated set of tools.
+
+Tools are ordered by domain rank (stable within a domain), so any subset comes out
+domain-grouped and byte-stable. Bad input fails here, when the catalog is built, never at
+request time.
+
+One exception: a tool the application did not write (``Tool.third_party``: an MCP server's
+listing, provider tool JSON) is kept with a thin description, because the application cannot
+fix it; the catalog lists it in ``warnings`` and logs one summary line for all of them on the
+``toolret.catalog`` logger (quiet it there without hiding an outage, which ``toolret.selection``
+and ``toolret.worker`` report). Invalid names and duplicates are refused whoever wrote the tool.
+
+Domains are ordered as ``domain_rank`` says, and otherwise in the order they first appear.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import logging
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+from toolret._tool import DEFAULT_TEMPLATE, Document, Role, Tool
+from toolret.errors import (
+    DuplicateToolError,
+    InvalidToolNameError,
+    ToolDescriptionError,
+    ToolTextError,
+    UnknownCoreToolError,
+)
+
+__all__ = ["MIN_DESCRIPTION_LENGTH", "Catalog", "CatalogWarning"]
+
+log = logging.getLogger("toolret.catalog")
+
+NAMED_IN_SUMMARY = 3
+"""Thin tools the log line names before "and N more": the full list is ``catalog.warnings``."""
+MIN_DESCRIPTION_LENGTH = 40
+VALID_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+UNSAFE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Characters a tool's text may not hold: NUL (Postgres text cannot store it; C APIs end the
+string there), lone surrogates (not Unicode: no UTF-8 encoding exists, so neither Postgres nor a
+JSON API can take them), and the other C0 and C1 control characters and DEL (invisible; in a
+description they come from terminal colour codes or a file decoded with the wrong encoding).
+Tab, newline and carriage return are text."""
+
+
+@dataclass(frozen=True)
+class CatalogWarning:
+    """Something wrong with a tool that the catalog keeps because the application cannot fix it.
+
+    ``kind`` says what (``thin_description``: an empty or too-thin description of a third-party
+    tool); ``message`` says what it costs and what the application can do instead.
+    """
+
+    tool: str
+    kind: Literal["thin_description"]
+    message: str
+
+
+class Catalog:
+    """An ordered, validated, immutable set of tools.
+
+    ``core`` names tools that are always bound, in addition to tools built with ``core=True``.
+    ``domain_rank`` orders domains; domains it does not name follow, in the order they first
+    appear (by default every domain is ordered so). Raises a ``CatalogError`` subclass naming
+    the tool and what to fix. A third-party tool's thin description is not raised but listed in
+    ``warnings``, and the catalog logs one line for all of them (``toolret.catalog``).
+    """
+
+    def __init__(
+        self,
+        tools: Iterable[Tool],
+        *,
+        core: Iterable[str] = (),
+        domain_rank: Sequence[str] = (),
+        min_description_length: int = MIN_DESCRIPTION_LENGTH,
+    ) -> None:
+        given = list(tools)
+        seen: set[str] = set()
+        warnings: list[CatalogWarning] = []
+        for tool in given:
+            warning = _validate(tool, seen, min_description_length)
+            if warning is not None:
+                warnings.append(warning)
+        if warnings:
+            _log_thin(warnings, len(given))
+        core_names = set(core)
+        unknown = sorted(core_names - seen)
+        if unknown:
+            raise UnknownCoreToolError(
+                f"core tool {unknown[0]!r} is not in the catalog; add it or remove it from core",
+                tool=unknown[0],
+            )
+        given = [dataclasses.replace(t, core=True) if t.name in core_names else t for t in given]
+        order = _first_seen([*domain_rank, *(tool.domain for tool in given)])
+        rank = {domain.casefold(): i for i, domain in enumerate(order)}
+        self.domain_rank: tuple[str, ...] = order
+        """The domain order: ``domain_rank`` as given, then the others as they first appear."""
+        self.min_description_length = min_description_length
+        self.warnings: tuple[CatalogWarning, ...] = tuple(warnings)
+        """What is wrong with third-party tools that were kept, in the order given."""
+        self.tools: tuple[Tool, ...] = tuple(sorted(given, key=lambda t: rank[t.domain.casefold()]))
+        self._position = {tool.name: i for i, tool in enumerate(self.tools)}
+
+    def __len__(self) -> int:
+        return len(self.tools)
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(self.tools)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._position
+
+    def __getitem__(self, name: str) -> Tool:
+        return self.tools[self._position[name]]
+
+    def __repr__(self) -> str:
+        return f"<Catalog {len(self.tools)} tools, {len(self.core)} core>"
+
+    @cached_property
+    def names(self) -> list[str]:
+        """Every tool name, in catalog order."""
+        return [tool.name for tool in self.tools]
+
+    @cached_property
+    def core(self) -> tuple[Tool, ...]:
+        """The always-bound tools, in catalog order."""
+        return tuple(tool for tool in self.tools if tool.core)
+
+    @cached_property
+    def candidates(self) -> tuple[Tool, ...]:
+        """The tools retrieval chooses among (every non-core tool), in catalog order."""
+        return tuple(tool for tool in self.tools if not tool.core)
+
+    def position(self, name: str) -> int:
+        """A tool's index in catalog order."""
+        return self._position[name]
+
+    def subset(self, names: Iterable[str]) -> tuple[Tool, ...]:
+        """The named tools that are in this catalog, in catalog order (duplicates dropped)."""
+        positions = {self._position[name] for name in names if name in self._position}
+        return tuple(self.tools[i] for i in sorted(positions))
+
+    def documents(
+        self, example_role: Role = "query", template: str = DEFAULT_TEMPLATE
+    ) -> list[tuple[str, Document]]:
+        """Every (tool name, document) pair, in catalog order: descriptions and examples."""
+        return [
+            (tool.name, doc)
+            for tool in self.tools
+            for doc in tool.documents(example_role, template)
+        ]
+
+    def corpus_hash(
+        self, model_id: str, example_role: Role = "query", template: str = DEFAULT_TEMPLATE
+    ) -> str:
+        """A hash of the embedding model and every tool's retrieval documents.
+
+        It changes when a name, description, keyword, category, example, the model or the
+        document template changes, and only then: reordering tools or changing which are core
+        leaves it as it is. (The template enters through the documents' keys, so a template
+        that writes the same texts gives the same hash.)
+        """
+        key = (model_id, example_role, template)
+        cached = self._corpus_hashes.get(key)
+        if cached is None:
+            digest = hashlib.sha256(f"{model_id}\x00{example_role}".encode())
+            documents = self.documents(example_role, template)
+            for name, doc_key in sorted((n, d.key) for n, d in documents):
+                digest.update(f"\x00{name}\x00{doc_key}".encode())
+            cached = self._corpus_hashes[key] = digest.hexdigest()
+        return cached
+
+    @cached_property
+    def _corpus_hashes(self) -> dict[tuple[str, Role, str], str]:
+        return {}
+
+
+def _first_seen(domains: Iterable[str]) -> tuple[str, ...]:
+    """Each domain once (compared without case), where it first appears."""
+    kept: dict[str, str] = {}
+    for domain in domains:
+        kept.setdefault(domain.casefold(), domain)
+    return tuple(kept.values())
+
+
+def _log_thin(warnings: Sequence[CatalogWarning], tools: int) -> None:
+    """One line for every thin third-party description of a catalog, however many."""
+    names = [warning.tool for warning in warnings]
+    shown = ", ".join(names[:NAMED_IN_SUMMARY])
+    more = len(names) - NAMED_IN_SUMMARY
+    log.warning(
+        "toolret: %d of %d tools are third-party with a thin description (%s%s): kept, but "
+        "they rank worse; `toolret lint --catalog ...` says what to add, and the list is in "
+        "catalog.warnings",
+        len(names),
+        tools,
+        shown,
+        f" and {more} more" if more > 0 else "",
+    )
+
+
+def _validate(tool: Tool, seen: set[str], min_description_length: int) -> CatalogWarning | None:
+    """Raise for what makes ``tool`` unusable; return the warning for a third-party tool's thin
+    description."""
+    _check_characters(tool)
+    if not VALID_NAME.match(tool.name):
+        raise InvalidToolNameError(
+            f"tool name {tool.name!r} is invalid: model APIs accept 1-64 characters of "
+            "[A-Za-z0-9_-]; rename the tool",
+            tool=tool.name,
+        )
+    if tool.name in seen:
+        raise DuplicateToolError(
+            f"tool {tool.name!r} is defined twice; tool names must be unique in a catalog",
+            tool=tool.name,
+        )
+    seen.add(tool.name)
+    length = len(tool.description.strip())
+    if length >= min_description_length:
+        return None
+    what = "an empty" if length == 0 else f"a thin ({length}-character)"
+    if tool.third_party:
+        return CatalogWarning(
+            tool.name,
+            "thin_description",
+            f"tool {tool.name!r} has {what} description (under {min_description_length} "
+            "characters), so retrieval finds it by little more than its name; it comes from "
+            "outside the application and is kept. Pass keywords={...} or examples={...} for it "
+            "to the adapter, or ask its author for a description saying what it does and when "
+            "to use it",
+        )
+    raise ToolDescriptionError(
+        f"tool {tool.name!r} has {what} description; write at least "
+        f"{min_description_length} characters saying what it does and when to use it, "
+        "for a reader who does not know the tool exists",
+        tool=tool.name,
+    )
+
+
+def _check_characters(tool: Tool) -> None:
+    """Raise ``ToolTextError`` for the first unsafe character in a text of ``tool`` that is
+    stored or embedded: its name, description, keywords, category and examples."""
+    fields: list[tuple[str, str, str]] = [
+        ("name", "name", tool.name),
+        ("description", "description", tool.description),
+        ("category", "category", tool.category),
+    ]
+    fields += [("keywords", f"keyword {i}", text) for i, text in enumerate(tool.keywords, 1)]
+    fields += [("examples", f"example {i}", text) for i, text in enumerate(tool.examples, 1)]
+    for field, where, text in fields:
+        match = UNSAFE_CHARACTER.search(text)
+        if match is None:
+            continue
+        character = match[0]
+        code = f"U+{ord(character):04X}"
+        if character == "\x00":
+            what, fix = "a NUL character", "Postgres text cannot store it; remove it"
+        elif "\ud800" <= character <= "\udfff":
+            what = "a lone surrogate"
+            fix = (
+                "it is not Unicode and cannot be encoded as UTF-8; read the source as UTF-8 "
+                "(errors='strict') or remove it"
+            )
+        elif "\x80" <= character <= "\x9f":
+            what = "a C1 control character"
+            fix = (
+                "it usually means text decoded with the wrong encoding; decode the source as "
+                "UTF-8 or remove it"
+            )
+        else:
+            what = "a control character"
+            fix = (
+                "it is invisible to a reader and to the model (often a terminal colour code); "
+                "remove it"
+            )
+        raise ToolTextError(
+            f"tool {tool.name!r} has {what} ({code}) in its {where} at position "
+            f"{match.start()}: {fix}",
+            tool=tool.name,
+            field=field,
+            character=character,
+        )

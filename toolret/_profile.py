@@ -1,0 +1,161 @@
+"""How one embedding model's tools are written and scored: its ``RetrievalProfile``.
+
+Three choices move recall by several points with a small model, and the best value of each
+depends on the model, so each is chosen by measurement, per model, on data the roster's reported
+figures do not come from (``toolret eval --bench DIR --study template|role|score|hybrid``):
+
+- the **document template**: which fields a tool's description document holds, in which order
+  (``toolret._tool.render``);
+- the **example role**: whether example requests are embedded as queries or as documents (the
+  embedder's ``example_role``, which the rest of toolret already reads);
+- the **tool score**: how a tool's description and example vectors combine into its score
+  (``ToolScore``), computed identically by the in-memory retriever and in SQL;
+- and, for hybrid ranking, the **lexical weight** that adds BM25 to that score.
+
+An embedder declares its profile as a ``profile`` attribute; one that does not gets
+``DEFAULT_PROFILE`` (what was measured best for the bundled model, the only one measured here).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from toolret._tool import DEFAULT_TEMPLATE, LEGACY_TEMPLATE, Document, check_template
+
+if TYPE_CHECKING:
+    from toolret._catalog import Catalog
+    from toolret.embedders._base import Embedder
+
+__all__ = [
+    "DEFAULT_PROFILE",
+    "LEARNED_MIN_SIMILARITY",
+    "LEGACY_PROFILE",
+    "MAX_SCORE",
+    "RetrievalProfile",
+    "ToolScore",
+    "corpus_documents",
+    "corpus_hash",
+    "profile_of",
+]
+
+
+LEARNED_MIN_SIMILARITY = 0.92
+"""A learned example vector scores a message only when their cosine similarity reaches this.
+
+Learned vectors are query embeddings, and two queries score higher than a query and a document,
+so ungated they would outrank descriptions for unrelated messages. Chosen on tuning data only:
+docs/decisions.md, "Learned vectors: the similarity cut-off"."""
+
+
+@dataclass(frozen=True)
+class ToolScore:
+    """How a tool's cosine similarities to a query combine into the tool's score.
+
+    - ``max``: the best of its description and examples (one strong example decides);
+    - ``blend``: ``description_weight`` x the description's similarity plus the rest x the mean
+      of its ``examples`` best examples; a tool without examples scores its description. The
+      description and the examples must agree, so one example that happens to share a word
+      with the message cannot carry the tool to the top.
+    """
+
+    kind: Literal["max", "blend"] = "blend"
+    description_weight: float = 0.5
+    examples: int = 2
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("max", "blend"):
+            raise ValueError(f"unknown tool score {self.kind!r}; use 'max' or 'blend'")
+        if not 0.0 <= self.description_weight <= 1.0:
+            raise ValueError("description_weight must be between 0 and 1")
+        if self.examples < 1:
+            raise ValueError("a blended score averages at least one example")
+
+    def combine(
+        self, described: NDArray[np.float64], cosines: NDArray[np.float64], owners: NDArray[np.intp]
+    ) -> NDArray[np.float64]:
+        """Each tool's score from its description's cosine (``described``, one per tool) and its
+        examples' (``cosines``, the tool of each in ``owners``): the one place outside SQL where
+        the score is computed, for the in-memory retriever and the worker's promotions alike."""
+        combined = np.array(described, dtype=np.float64)
+        if not len(owners):
+            return combined
+        if self.kind == "max":
+            np.maximum.at(combined, owners, cosines)
+            return combined
+        order = np.lexsort((-cosines, owners))  # by tool, then its best examples first
+        grouped = owners[order]
+        rank = np.arange(len(order)) - np.searchsorted(grouped, grouped, side="left")
+        taken = order[rank < self.examples]
+        sums = np.zeros(len(combined))
+        np.add.at(sums, owners[taken], cosines[taken])
+        counts = np.bincount(owners[taken], minlength=len(combined))
+        has = counts > 0
+        weight = self.description_weight
+        combined[has] = weight * combined[has] + (1 - weight) * sums[has] / counts[has]
+        return combined
+
+    def __str__(self) -> str:
+        if self.kind == "max":
+            return "max"
+        weight = self.description_weight
+        return f"{weight:g}·description + {1 - weight:g}·mean(best {self.examples} examples)"
+
+
+MAX_SCORE = ToolScore("max")
+"""Each tool scores its best vector, description or example: toolret's score before it was
+measured, and Gemini's still."""
+
+
+@dataclass(frozen=True)
+class RetrievalProfile:
+    """The document template, tool score and lexical weight one embedding model ranks with.
+
+    ``lexical_weight`` is what hybrid ranking adds to a tool's dense score when the message
+    shares informative words with it: ``lexical_weight`` x its BM25 score over the best BM25
+    score (``toolret.retrieval._lexical.fuse``). It is in the model's cosine units, so it is per
+    model.
+    """
+
+    template: str = DEFAULT_TEMPLATE
+    score: ToolScore = field(default_factory=ToolScore)
+    lexical_weight: float = 0.015
+
+    def __post_init__(self) -> None:
+        check_template(self.template)
+        if self.lexical_weight < 0:
+            raise ValueError("lexical_weight must not be negative")
+
+
+DEFAULT_PROFILE = RetrievalProfile()
+"""Measured best for the bundled model (with examples embedded as queries): keywords, description
+and parameters, no name; 0.5·description + 0.5·mean of the two best examples; BM25 weight 0.015,
+chosen on every tuning set together (massive-dev, toollens-dev and the roster's tuning half; see
+docs/decisions.md). On massive-dev and the roster's tuning half, with examples, the template and
+score raised mean MRR from 0.624 (the legacy template, max score, examples as documents) to
+0.751; descriptions alone, from 0.537 to 0.587."""
+
+LEGACY_PROFILE = RetrievalProfile(template=LEGACY_TEMPLATE, score=MAX_SCORE)
+"""toolret's choices before they were measured: name, description, keywords and category, one
+per line; max over vectors. Gemini keeps them: it cannot be measured without a key, and a new
+template would re-embed (and bill) every description."""
+
+
+def profile_of(embedder: object) -> RetrievalProfile:
+    """The ``profile`` an embedder declares, or ``DEFAULT_PROFILE``."""
+    declared = getattr(embedder, "profile", None)
+    return declared if isinstance(declared, RetrievalProfile) else DEFAULT_PROFILE
+
+
+def corpus_documents(catalog: Catalog, embedder: Embedder) -> list[tuple[str, Document]]:
+    """The (tool name, document) pairs ``embedder`` embeds for ``catalog``, in catalog order."""
+    return catalog.documents(embedder.example_role, profile_of(embedder).template)
+
+
+def corpus_hash(catalog: Catalog, embedder: Embedder) -> str:
+    """The hash of ``catalog``'s corpus for ``embedder``: its model, role and template."""
+    template = profile_of(embedder).template
+    return catalog.corpus_hash(embedder.model_id, embedder.example_role, template)

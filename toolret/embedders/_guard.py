@@ -1,0 +1,142 @@
+"""An embedder as toolret uses it: bounded input, one kind of error, vectors of the right shape.
+
+Both retrievers and the indexer call embedders through ``GuardedEmbedder``, so a user's embedder
+is held to the same contract as the built-in ones:
+
+- every text is cleaned and cut in characters to the embedder's ``input_window`` (or the
+  default window) before it is sent; an embedder that counts tokens then cuts exactly;
+- any exception that is not already a ``ToolretError`` becomes an ``EmbedderError`` naming the
+  model (so both retrievers fail open with ``embedder_error``); a ``TimeoutError`` stays one;
+- vectors of the wrong shape, or with non-finite values, are an ``EmbedderError`` too, rather
+  than a database error or a silently wrong ranking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+import numpy as np
+
+from toolret._profile import RetrievalProfile, profile_of
+from toolret._tool import Role
+from toolret.embedders._base import Embedder, Vector, Vectors
+from toolret.embedders._window import InputWindow, window_of
+from toolret.errors import EmbedderError, ToolretError
+
+__all__ = ["WARM_UP_TIMEOUT", "GuardedEmbedder", "guarded", "warm_up", "warm_up_quietly"]
+
+log = logging.getLogger("toolret.selection")
+
+WARM_UP_TIMEOUT = 30.0
+"""Seconds a retriever opening waits for its embedder to warm up (the bundled model: ~1 s)."""
+
+
+class GuardedEmbedder:
+    """Wraps an embedder: texts cut to its window, failures as ``EmbedderError``, shapes checked."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.model_id: str = inner.model_id
+        self.dimension: int = inner.dimension
+        self.example_role: Role = inner.example_role
+        self.profile: RetrievalProfile = profile_of(inner)
+
+    @property
+    def input_window(self) -> InputWindow:
+        """The wrapped embedder's window (read on each call: it may be replaced)."""
+        return window_of(self.inner)
+
+    async def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        cut = self._cut(texts, "document")
+        with self._foreign_errors():
+            vectors = await self.inner.embed_documents(cut)
+        return self._check(vectors, len(cut))
+
+    async def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        cut = self._cut(texts, "query")
+        with self._foreign_errors():
+            vectors = await self.inner.embed_queries(cut)
+        return self._check(vectors, len(cut))
+
+    async def embed_query(self, text: str) -> Vector:
+        with self._foreign_errors():
+            vector = await self.inner.embed_query(self.input_window.cut(text, "query"))
+        checked: Vector = self._check(vector, None)
+        return checked
+
+    async def warm_up(self) -> None:
+        """Warm the wrapped embedder up, if it can be (see ``warm_up``)."""
+        with self._foreign_errors():
+            await warm_up(self.inner)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    def _cut(self, texts: Sequence[str], role: Role) -> list[str]:
+        window = self.input_window
+        return [window.cut(text, role) for text in texts]
+
+    @contextmanager
+    def _foreign_errors(self) -> Iterator[None]:
+        try:
+            yield
+        except (ToolretError, TimeoutError):
+            raise
+        except Exception as error:
+            raise EmbedderError(
+                f"{self.model_id} failed: {error!r}", model_id=self.model_id
+            ) from error
+
+    def _check(self, vectors: object, count: int | None) -> Vectors:
+        expected = (self.dimension,) if count is None else (count, self.dimension)
+        shape = getattr(vectors, "shape", None)
+        if shape != expected:
+            raise EmbedderError(
+                f"{self.model_id} returned vectors of shape {shape}, expected {expected}; "
+                "check that the embedder's dimension attribute matches its model",
+                model_id=self.model_id,
+            )
+        array = np.asarray(vectors, dtype=np.float32)
+        if not np.isfinite(array).all():
+            raise EmbedderError(
+                f"{self.model_id} returned non-finite vector values", model_id=self.model_id
+            )
+        return array
+
+    def __repr__(self) -> str:
+        return f"GuardedEmbedder({self.inner!r})"
+
+
+def guarded(embedder: Embedder) -> GuardedEmbedder:
+    """``embedder`` behind a guard (itself when it already is one)."""
+    return embedder if isinstance(embedder, GuardedEmbedder) else GuardedEmbedder(embedder)
+
+
+async def warm_up(embedder: object) -> None:
+    """Call the embedder's optional ``warm_up()`` (load a model, open a connection); an
+    embedder without one has nothing to warm."""
+    method = getattr(embedder, "warm_up", None)
+    if callable(method):
+        await method()
+
+
+async def warm_up_quietly(embedder: Callable[[], Embedder]) -> bool:
+    """Warm up the embedder that ``embedder()`` returns, within ``WARM_UP_TIMEOUT`` seconds.
+
+    Never raises: a failure (creating the embedder included) is logged, and the request path
+    then fails open on its own, with its own reason. Returns whether the warm-up worked.
+    """
+    try:
+        async with asyncio.timeout(WARM_UP_TIMEOUT):
+            await warm_up(embedder())
+    except Exception as error:
+        log.warning(
+            "toolret: warming up the embedder failed; selections send the full roster until "
+            "it works: %r",
+            error,
+        )
+        return False
+    return True

@@ -1,0 +1,90 @@
+"""Running the gateway: over stdio for a desktop or IDE client, or over HTTP behind a balancer.
+
+Over stdio the client starts ``toolret gateway --config servers.json`` itself and nothing but
+MCP may reach stdout: logs go to stderr. Over HTTP the same address rules as ``toolret serve``
+hold: without tokens it listens on a loopback address only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Literal
+
+from toolret._extras import require
+from toolret.errors import ConfigurationError, StoreError
+from toolret.gateway._config import GatewayConfig
+
+__all__ = ["run"]
+
+log = logging.getLogger("toolret.gateway")
+
+Transport = Literal["stdio", "http"]
+
+
+def run(
+    config: GatewayConfig,
+    *,
+    transport: Transport = "stdio",
+    database_url: str,
+    host: str = "127.0.0.1",
+    port: int = 8090,
+    tokens: Sequence[str] = (),
+) -> None:
+    """Serve the gateway until the client closes stdio, or SIGTERM/SIGINT over HTTP."""
+    require("gateway", "mcp", "uvicorn", purpose="toolret gateway")
+    if transport == "http":
+        from toolret.service._runner import exit_cleanly, is_loopback
+
+        if not tokens and not is_loopback(host):
+            raise ConfigurationError(
+                f"no tokens are configured (TOOLRET_GATEWAY_TOKENS), so toolret gateway "
+                f"listens on a loopback address only, not {host}: configure tokens to listen there"
+            )
+        signal.signal(signal.SIGTERM, exit_cleanly)  # after uvicorn's graceful stop: status 0
+        _serve_http(config, database_url=database_url, host=host, port=port, tokens=tokens)
+    else:
+        logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+        asyncio.run(_serve_stdio(config, database_url))
+
+
+async def _serve_stdio(config: GatewayConfig, database_url: str) -> None:
+    from toolret.gateway._gateway import Gateway
+    from toolret.gateway._server import run_stdio
+    from toolret.retrieval._client import ToolRetrievalClient
+
+    async with ToolRetrievalClient(database_url) as client:
+        await run_stdio(Gateway(config, client))
+
+
+def _serve_http(
+    config: GatewayConfig, *, database_url: str, host: str, port: int, tokens: Sequence[str]
+) -> None:
+    import uvicorn
+
+    from toolret.gateway._gateway import Gateway
+    from toolret.gateway._server import http_app
+    from toolret.retrieval._client import ToolRetrievalClient
+
+    async def serve() -> None:
+        async with ToolRetrievalClient(database_url) as client:
+            gateway = Gateway(config, client)
+
+            async def database_check() -> str:
+                try:
+                    async with asyncio.timeout(client.time_budget):
+                        await client.store.ping()
+                except (StoreError, TimeoutError) as error:
+                    return str(error) or type(error).__name__
+                return "ok"
+
+            app = http_app(gateway, host=host, tokens=tokens, database_check=database_check)
+            server = uvicorn.Server(
+                uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+            )
+            await server.serve()
+
+    asyncio.run(serve())

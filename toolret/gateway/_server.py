@@ -1,0 +1,205 @@
+"""The gateway as an MCP server, on the MCP SDK's low-level ``Server``: stdio and streamable HTTP.
+
+``tools/list`` answers the core tools of the servers that are up, ``find_tools`` and
+``call_tool``; ``tools/call`` answers find_tools through toolret and routes everything else to
+its upstream. When what the gateway offers changes (a new catalog indexed, a server down or
+back) clients hear ``notifications/tools/list_changed``: through ``subscriptions/listen`` on
+the 2026 protocol, and on the connection itself for clients of the older one.
+
+Over HTTP the MCP endpoint is ``/mcp`` (stateless: any gateway process behind a balancer can
+answer any request), beside ``/healthz`` and ``/readyz``, which report every upstream's state.
+``/readyz`` is 200 while the database answers, whatever the upstreams' state: a server that is
+down is reported, never a reason to take the gateway out of rotation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from toolret.gateway._gateway import CALL_TOOL, FIND_TOOLS, Gateway, error_result, json_result
+
+if TYPE_CHECKING:
+    from mcp import types
+    from mcp.server import Server
+    from mcp.server.context import ServerRequestContext
+    from mcp.server.session import ServerSession
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+__all__ = ["Downstream", "http_app", "run_stdio"]
+
+log = logging.getLogger("toolret.gateway")
+
+INSTRUCTIONS = (
+    "This server stands in front of many MCP servers. Use the tools listed directly when they "
+    "fit; otherwise call find_tools with the capability you need, then call_tool with a tool it "
+    "returned."
+)
+
+
+class Downstream:
+    """The MCP server the downstream client talks to, over one ``Gateway``."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        from mcp.server import Server
+        from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+
+        self.gateway = gateway
+        self.bus = InMemorySubscriptionBus()
+        self._legacy: weakref.WeakSet[ServerSession] = weakref.WeakSet()
+        self.server: Server[Any] = Server(
+            "toolret-gateway",
+            instructions=INSTRUCTIONS,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_subscriptions_listen=ListenHandler(self.bus),
+        )
+        gateway.on_tools_changed(self.tools_changed)
+
+    async def tools_changed(self) -> None:
+        """Tell every client that the tool list changed."""
+        from mcp.server.subscriptions import ToolsListChanged
+
+        await self.bus.publish(ToolsListChanged())
+        for session in list(self._legacy):
+            with contextlib.suppress(Exception):
+                await session.send_tool_list_changed()
+
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        from mcp import types
+
+        self._remember(ctx)
+        return types.ListToolsResult(tools=self.gateway.tools())
+
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        self._remember(ctx)
+        arguments = params.arguments or {}
+        if params.name == FIND_TOOLS:
+            capability = arguments.get("capability")
+            if not isinstance(capability, str) or not capability.strip():
+                return error_result('call find_tools with {"capability": "<what you need>"}')
+            return json_result(await self.gateway.find_tools(capability))
+        if params.name == CALL_TOOL:
+            name, inner = arguments.get("name"), arguments.get("arguments", {})
+            if not isinstance(name, str) or not isinstance(inner, dict):
+                return error_result(
+                    'call call_tool with {"name": "<a name find_tools gave>", "arguments": {...}}'
+                )
+            return await self.gateway.call(name, inner)
+        return await self.gateway.call(params.name, params.arguments)
+
+    def _remember(self, ctx: ServerRequestContext[Any]) -> None:
+        """Keep a session of the older protocol, to notify it on its own connection."""
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            self._legacy.add(ctx.session)
+
+    def initialization_options(self) -> Any:
+        from mcp.server.lowlevel.server import NotificationOptions
+
+        return self.server.create_initialization_options(NotificationOptions(tools_changed=True))
+
+
+async def run_stdio(gateway: Gateway) -> None:
+    """Serve over stdin and stdout until the client closes them."""
+    from mcp.server.stdio import stdio_server
+
+    downstream = Downstream(gateway)
+    upstreams = asyncio.get_running_loop().create_task(gateway.run(), name="toolret-gateway")
+    try:
+        async with stdio_server() as (read, write):
+            await downstream.server.run(read, write, downstream.initialization_options())
+    finally:
+        upstreams.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await upstreams
+
+
+def http_app(
+    gateway: Gateway,
+    *,
+    host: str = "127.0.0.1",
+    tokens: Sequence[str] = (),
+    database_check: Callable[[], Awaitable[str]] | None = None,
+) -> Starlette:
+    """The gateway over streamable HTTP at ``/mcp``, with ``/healthz`` and ``/readyz``.
+
+    ``tokens``: bearer tokens any of which lets a request in (none: no authentication, for a
+    loopback address). ``database_check`` returns ``"ok"`` or what is wrong with the database.
+    The application runs the gateway (its upstreams) for as long as it is served.
+    """
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.responses import JSONResponse
+    from starlette.routing import Mount, Route
+
+    downstream = Downstream(gateway)
+    mcp_app = downstream.server.streamable_http_app(stateless_http=True, host=host)
+    digests = {hashlib.sha256(token.encode()).hexdigest() for token in tokens}
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok", **gateway.status()})
+
+    async def readyz(request: Request) -> Response:
+        database = await database_check() if database_check is not None else "ok"
+        ready = database == "ok"
+        body = {"ready": ready, "database": database, **gateway.status()}
+        return JSONResponse(body, status_code=200 if ready else 503)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.get_running_loop().create_task(gateway.run(), name="toolret-gateway")
+        try:
+            async with mcp_app.router.lifespan_context(mcp_app):
+                yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    return Starlette(
+        routes=[
+            Route("/healthz", healthz, methods=["GET"]),
+            Route("/readyz", readyz, methods=["GET"]),
+            Mount("/", app=mcp_app),
+        ],
+        middleware=[Middleware(_BearerTokens, digests=digests)] if digests else [],
+        lifespan=lifespan,
+    )
+
+
+class _BearerTokens:
+    """ASGI middleware: ``/mcp`` needs one of the tokens (401 otherwise); probes stay open."""
+
+    def __init__(self, app: Any, digests: set[str]) -> None:
+        self.app = app
+        self.digests = digests
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"] not in ("/healthz", "/readyz"):
+            headers = dict(scope.get("headers") or [])
+            scheme, _, token = headers.get(b"authorization", b"").decode().partition(" ")
+            digest = hashlib.sha256(token.strip().encode()).hexdigest()
+            if scheme.lower() != "bearer" or digest not in self.digests:
+                from starlette.responses import JSONResponse
+
+                response = JSONResponse(
+                    {"error": "unauthorized", "detail": "send Authorization: Bearer <token>"},
+                    status_code=401,
+                    headers={"WWW-Authenticate": "Bearer"},
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

@@ -1,0 +1,372 @@
+"""The selection policy: which tools a turn is sent.
+
+Pure functions over a catalog and a ranking, plus ``select_guarded``, the one place that turns
+every failure into the full roster within the time budget. Retrievers (in memory, pgvector)
+supply only a ranking function.
+
+Rules: core tools always; then the top ``k`` non-core tools by score; output in catalog order.
+A catalog with no more than ``k`` non-core tools passes through whole without ranking.
+A blank message or a resumed turn gets the full roster. Any failure gets the full roster.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import heapq
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol
+
+from toolret._catalog import Catalog
+from toolret._tool import Tool
+from toolret.errors import (
+    EmbedderError,
+    EmbedderUnavailableError,
+    NotIndexedError,
+    SchemaMissingError,
+    StoreError,
+)
+from toolret.retrieval import _tokens as tokens
+
+if TYPE_CHECKING:
+    from toolret.retrieval._reuse import RecentSelections
+
+__all__ = [
+    "DEFAULT_K",
+    "DEFAULT_TIME_BUDGET",
+    "MAX_DISCOVERED_TOOLS",
+    "TIE_SLACK",
+    "FailOpenLog",
+    "FoundTools",
+    "Mode",
+    "Ranking",
+    "Reason",
+    "Selection",
+    "SelectionPolicy",
+    "discover",
+    "full_roster",
+    "narrow",
+    "passthrough",
+    "reason_for",
+    "select_guarded",
+]
+
+log = logging.getLogger("toolret.selection")
+
+DEFAULT_K = 12
+DEFAULT_TIME_BUDGET = 1.5
+"""Seconds a selection may take before the full roster is sent instead."""
+
+
+class Mode(StrEnum):
+    """How the tools of a selection were chosen."""
+
+    NARROWED = "narrowed"
+    """Core tools plus the top ``k`` by similarity."""
+    PASSTHROUGH = "passthrough"
+    """The catalog had no more than ``k`` candidates: sent whole, nothing ranked."""
+    FULL = "full"
+    """The full roster, because of ``reason``."""
+
+
+class Reason(StrEnum):
+    """Why the full roster was sent."""
+
+    BLANK_MESSAGE = "blank_message"
+    RESUME = "resume"
+    EMBEDDER_UNAVAILABLE = "embedder_unavailable"
+    EMBEDDER_ERROR = "embedder_error"
+    TIMEOUT = "timeout"
+    NOT_INDEXED = "not_indexed"
+    SCHEMA_MISSING = "schema_missing"
+    """The database has no toolret tables, or an older schema: run ``toolret db upgrade``."""
+    STORE_ERROR = "store_error"
+    INTERNAL_ERROR = "internal_error"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Similarity scores of candidate tools (higher is better).
+
+    ``scores`` may cover only the best few tools. ``unranked`` names tools that could not be
+    scored (no vector yet): they are bound anyway, never silently unreachable.
+    """
+
+    scores: Mapping[str, float]
+    unranked: tuple[str, ...] = ()
+    chosen: tuple[str, ...] | None = None
+    """Set when the retriever picks the candidates itself (hybrid's union of two top-k lists);
+    ``scores`` then only annotate them."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The tools to send the model this turn, and why."""
+
+    tools: tuple[Tool, ...]
+    mode: Mode
+    reason: Reason | None = None
+    scores: Mapping[str, float] = field(default_factory=dict)
+    unranked: tuple[str, ...] = ()
+    elapsed_ms: float = 0.0
+    schema_tokens: int | None = None
+    """Tokens of the definitions sent (``toolret.retrieval._tokens``); None when not counted."""
+    roster_tokens: int | None = None
+    """Tokens of every definition in the catalog, for comparison."""
+    tokenizer: str | None = None
+    """What counted them: ``estimate`` or a tokenizer's name."""
+
+    @property
+    def names(self) -> list[str]:
+        """The selected tool names, in the order they are sent (catalog order unless a
+        cache-stable policy ordered them)."""
+        return [tool.name for tool in self.tools]
+
+    @property
+    def tokens_saved(self) -> int | None:
+        """Roster tokens minus the tokens sent; None when not counted."""
+        if self.schema_tokens is None or self.roster_tokens is None:
+            return None
+        return self.roster_tokens - self.schema_tokens
+
+    @property
+    def narrowed(self) -> bool:
+        """True when fewer tools than the whole roster are sent."""
+        return self.mode is Mode.NARROWED
+
+
+def full_roster(catalog: Catalog, reason: Reason) -> Selection:
+    """Every tool, with the reason retrieval was not used."""
+    return Selection(catalog.tools, Mode.FULL, reason)
+
+
+def passthrough(catalog: Catalog) -> Selection:
+    """Every tool, because there was nothing to narrow."""
+    return Selection(catalog.tools, Mode.PASSTHROUGH)
+
+
+def needs_ranking(catalog: Catalog, k: int) -> bool:
+    """Whether the catalog has more than ``k`` candidates (otherwise it passes through)."""
+    return len(catalog.candidates) > k
+
+
+SCORE_RESOLUTION = 1e-6
+"""Scores closer than this rank as ties (``top_k``)."""
+TIE_SLACK = 2
+"""Tools a retriever that ranks only the best few (the client's statement) ranks past ``k``: a
+tie straddling the ``k``-th place is then broken by ``top_k``, as in the in-memory retriever."""
+
+
+def top_k(
+    catalog: Catalog, scores: Mapping[str, float], k: int, exclude: Iterable[str] = ()
+) -> list[str]:
+    """The ``k`` best-scoring candidates; ties go to the tool whose name sorts first.
+
+    Scores are compared to ``SCORE_RESOLUTION``: the store computes cosines in float32 in its
+    own order and numpy in another, so the same score differs by up to 3e-7 between the two
+    retrievers, and closer scores are ties. Ties (tools described alike score exactly the same)
+    go by name, as the store's statements order them, so both retrievers pick the same tools."""
+    skip = set(exclude)
+    ranked = [
+        name for name in scores if name in catalog and not catalog[name].core and name not in skip
+    ]
+    return heapq.nsmallest(
+        k, ranked, key=lambda name: (-round(scores[name] / SCORE_RESOLUTION), name)
+    )
+
+
+def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:
+    """Core tools, the top ``k`` ranked candidates and any unranked ones, in catalog order."""
+    if not ranking.scores:
+        return full_roster(catalog, Reason.NOT_INDEXED)
+    chosen = (
+        list(ranking.chosen) if ranking.chosen is not None else top_k(catalog, ranking.scores, k)
+    )
+    unranked = tuple(name for name in ranking.unranked if name in catalog)
+    names = {tool.name for tool in catalog.core} | set(chosen) | set(unranked)
+    scores = {name: float(ranking.scores[name]) for name in chosen if name in ranking.scores}
+    return Selection(catalog.subset(names), Mode.NARROWED, None, scores, unranked)
+
+
+RankFunction = Callable[[str], Awaitable[Ranking]]
+
+
+class SelectionPolicy(Protocol):
+    """Turns a turn's selection into what is sent: ``toolret.retrieval._stable.StableToolList``."""
+
+    def apply(self, selection: Selection) -> Selection: ...
+
+
+MAX_DISCOVERED_TOOLS = 5
+"""find_tools returns at most this many: by then the model names a capability it knows it needs,
+so precision beats recall, and it can always ask again."""
+
+
+class FoundTools(list[Tool]):
+    """find_tools' answer: the tools found, best first. When no search could run, it is empty
+    and ``reason`` says why (``NOT_INDEXED`` while the catalog is being embedded), so an answer
+    to the model can tell "nothing matches" from "search is not available yet"."""
+
+    def __init__(self, tools: Iterable[Tool] = (), reason: Reason | None = None) -> None:
+        super().__init__(tools)
+        self.reason = reason
+
+
+async def discover(
+    catalog: Catalog,
+    capability: str,
+    rank: RankFunction,
+    *,
+    bound: Iterable[str] = (),
+    limit: int = MAX_DISCOVERED_TOOLS,
+    time_budget: float = DEFAULT_TIME_BUDGET,
+) -> FoundTools:
+    """find_tools' answer: at most ``limit`` candidates for a capability phrase, none already
+    bound, best first. Empty on a blank phrase; on any failure (logged) empty with the reason;
+    bounded by the budget."""
+    if not capability.strip() or limit <= 0:
+        return FoundTools()
+    try:
+        async with asyncio.timeout(time_budget):
+            ranking = await rank(capability)
+    except Exception as error:
+        log.warning("toolret: find_tools failed: %r", error)
+        return FoundTools(reason=reason_for(error))
+    if catalog.candidates and not ranking.scores:
+        return FoundTools(reason=Reason.NOT_INDEXED)
+    names = top_k(catalog, ranking.scores, limit, exclude=bound)
+    return FoundTools(catalog[name] for name in names)
+
+
+async def select_guarded(
+    catalog: Catalog,
+    message: str,
+    rank: RankFunction,
+    *,
+    k: int = DEFAULT_K,
+    time_budget: float = DEFAULT_TIME_BUDGET,
+    resume: bool = False,
+    stable: SelectionPolicy | None = None,
+    recent: RecentSelections | None = None,
+    fail_open_log: FailOpenLog | None = None,
+) -> Selection:
+    """Apply the selection rules around ``rank``; never raises, never exceeds ``time_budget``.
+
+    ``stable`` (a ``toolret.retrieval._stable.StableToolList``) keeps one conversation's tool list
+    growing
+    as a byte-stable prefix instead of sending this turn's subset in catalog order. ``recent``
+    (``toolret.retrieval._reuse.RecentSelections``) answers a message asked again within a turn
+    with the
+    selection already made, before ``stable`` applies. Every selection carries the tokens of
+    the definitions it sends and of the whole roster. ``fail_open_log`` is the retriever's own
+    ``FailOpenLog`` (each retriever logs its outages once); without it, the module's.
+    """
+    fail_open_log = fail_open_log or FAIL_OPEN_LOG
+    started = time.perf_counter()
+    reused = None if resume or recent is None else recent.get(catalog, message, k)
+    if reused is not None:
+        selection = reused
+    else:
+        try:
+            selection = await _select(catalog, message, rank, k, time_budget, resume)
+        except Exception as error:  # fail-open is the contract; cancellation still propagates
+            reason = reason_for(error)
+            fail_open_log.failed(reason, error)
+            selection = full_roster(catalog, reason)
+        else:
+            if selection.mode is Mode.NARROWED:
+                fail_open_log.narrowed()
+        if recent is not None and not resume:
+            recent.keep(catalog, message, k, selection)
+    if stable is not None:
+        try:
+            selection = stable.apply(selection)
+        except Exception as error:
+            log.warning("toolret: the cache-stable list failed, sending the roster: %r", error)
+            selection = full_roster(catalog, Reason.INTERNAL_ERROR)
+    elapsed = (time.perf_counter() - started) * 1000
+    return dataclasses.replace(
+        selection,
+        elapsed_ms=elapsed,
+        schema_tokens=tokens.schema_tokens(selection.tools),
+        roster_tokens=tokens.roster_tokens(catalog),
+        tokenizer=tokens.tokenizer_name(),
+    )
+
+
+async def _select(
+    catalog: Catalog, message: str, rank: RankFunction, k: int, budget: float, resume: bool
+) -> Selection:
+    if resume:
+        return full_roster(catalog, Reason.RESUME)
+    if not needs_ranking(catalog, k):
+        return passthrough(catalog)
+    if not message or not message.strip():
+        return full_roster(catalog, Reason.BLANK_MESSAGE)
+    async with asyncio.timeout(budget):
+        ranking = await rank(message)
+    return narrow(catalog, ranking, k)
+
+
+class FailOpenLog:
+    """Logs fail-open on ``toolret.selection`` once per change of reason, not per selection;
+    each retriever keeps one.
+
+    An outage that sends the full roster on every request is one warning when it starts (and
+    one on each change of cause) and one info line when selections narrow again. Two reasons
+    are logged elsewhere: ``not_indexed`` is a state of one catalog, which the client reports
+    when it asks the worker to index it; ``schema_missing`` is logged once, with its fix, by
+    the store. Both are debug lines here.
+    """
+
+    QUIET = frozenset({Reason.NOT_INDEXED, Reason.SCHEMA_MISSING})
+
+    def __init__(self) -> None:
+        self.reason: Reason | None = None
+
+    def failed(self, reason: Reason, error: BaseException) -> None:
+        if reason in self.QUIET or reason is self.reason:
+            log.debug("toolret: sending the full roster (%s): %r", reason.value, error)
+            return
+        self.reason = reason
+        log.warning(
+            "toolret: sending the full roster (%s): %s; selections fall open for this reason "
+            "until it changes or they narrow again (logged then)",
+            reason.value,
+            _describe(error),
+        )
+
+    def narrowed(self) -> None:
+        if self.reason is not None:
+            log.info("toolret: selections narrow again (after %s)", self.reason.value)
+            self.reason = None
+
+
+FAIL_OPEN_LOG = FailOpenLog()
+"""The fail-open log of selections made without a retriever's own."""
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def reason_for(error: BaseException) -> Reason:
+    """The fail-open reason an error stands for (``internal_error`` for anything unexpected)."""
+    if isinstance(error, TimeoutError):
+        return Reason.TIMEOUT
+    if isinstance(error, EmbedderUnavailableError):
+        return Reason.EMBEDDER_UNAVAILABLE
+    if isinstance(error, EmbedderError):
+        return Reason.EMBEDDER_ERROR
+    if isinstance(error, NotIndexedError):
+        return Reason.NOT_INDEXED
+    if isinstance(error, SchemaMissingError):
+        return Reason.SCHEMA_MISSING
+    if isinstance(error, StoreError):
+        return Reason.STORE_ERROR
+    return Reason.INTERNAL_ERROR

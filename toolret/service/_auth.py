@@ -1,0 +1,100 @@
+"""Bearer tokens and the catalogs each may use.
+
+A request names one catalog; its token must allow that name. The check runs before the catalog
+is looked up, and a refusal says the same whether the catalog exists or not, so a token learns
+nothing about another workspace's catalogs. Tokens are compared by their SHA-256 digests: the
+configuration may hold digests only (``sha256:<hex>``), and a look-up by digest takes the same
+time whichever token is tried.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from toolret.errors import ConfigurationError
+from toolret.service._http import ApiError
+
+__all__ = ["ALL_CATALOGS", "Grant", "TokenTable"]
+
+ALL_CATALOGS = "*"
+_DIGEST_PREFIX = "sha256:"
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What one request may touch: ``catalogs`` by name, or every catalog (``everything``)."""
+
+    catalogs: frozenset[str]
+    everything: bool = False
+
+    def allows(self, catalog: str) -> bool:
+        """Whether this grant covers ``catalog``."""
+        return self.everything or catalog in self.catalogs
+
+    def check(self, catalog: str) -> None:
+        """Raise a 403 that names neither the catalog's existence nor its owner."""
+        if not self.allows(catalog):
+            raise ApiError(
+                403,
+                "forbidden",
+                "this token may not use that catalog",
+                field="catalog",
+            )
+
+
+OPEN = Grant(frozenset(), everything=True)
+"""The grant of every request when no token is configured (the service is on loopback only)."""
+
+
+class TokenTable:
+    """Tokens from configuration (``ServiceSettings.tokens``), looked up by digest."""
+
+    def __init__(self, tokens: Mapping[str, Sequence[str]]) -> None:
+        self._grants: dict[str, Grant] = {}
+        for token, catalogs in tokens.items():
+            names = frozenset(catalogs)
+            grant = Grant(names - {ALL_CATALOGS}, everything=ALL_CATALOGS in names)
+            self._grants[_digest_of_configured(token)] = grant
+
+    @property
+    def enabled(self) -> bool:
+        """False when no token is configured: every request is let in."""
+        return bool(self._grants)
+
+    def __len__(self) -> int:
+        return len(self._grants)
+
+    def grant(self, authorization: str | None) -> Grant:
+        """The grant of an ``Authorization`` header value; 401 when it is missing or unknown."""
+        if not self._grants:
+            return OPEN
+        scheme, _, token = (authorization or "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise ApiError(
+                401,
+                "unauthorized",
+                "send the header Authorization: Bearer <token>",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+        grant = self._grants.get(hashlib.sha256(token.strip().encode()).hexdigest())
+        if grant is None:
+            raise ApiError(
+                401,
+                "invalid_token",
+                "the bearer token is not known to this service",
+                headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+            )
+        return grant
+
+
+def _digest_of_configured(token: str) -> str:
+    if token.startswith(_DIGEST_PREFIX):
+        digest = token[len(_DIGEST_PREFIX) :].strip().lower()
+        if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+            raise ConfigurationError(
+                "TOOLRET_SERVE_TOKENS: a sha256: token must be followed by 64 hexadecimal digits"
+            )
+        return digest
+    return hashlib.sha256(token.encode()).hexdigest()

@@ -1,0 +1,162 @@
+"""The service's request and response bodies: validation, and the schemas of ``/openapi.json``.
+
+Tool names are the catalog's own: a tool from OpenAI or Anthropic JSON keeps its name, an MCP
+tool is ``server__tool`` (``toolret.adapters._mcp``). Unknown fields are refused, so a typo in a
+field name is a 422 naming it rather than a setting silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "CATALOG_NAME",
+    "CatalogRegistration",
+    "FeedbackRequest",
+    "FeedbackResponse",
+    "FindToolsRequest",
+    "FindToolsResponse",
+    "FoundTool",
+    "Health",
+    "Indexing",
+    "Readiness",
+    "RegistrationResponse",
+    "SelectRequest",
+    "SelectResponse",
+    "ToolWarning",
+]
+
+CATALOG_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"
+"""A registered catalog's name: letters, digits, ``_``, ``.`` and ``-``, at most 128."""
+
+CatalogName = Annotated[
+    str,
+    Field(pattern=CATALOG_NAME, description="A registered catalog's name", examples=["crm"]),
+]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SelectRequest(_Body):
+    """``POST /v1/select``: the tools to send the model with this message."""
+
+    catalog: CatalogName
+    message: str = Field(description="The user's message (any language)")
+    resume: bool = Field(False, description="A resumed turn: the full roster, nothing ranked")
+    bound: list[str] | None = Field(
+        None,
+        description="Keep this conversation's tool list cache-stable: send [] on its first "
+        "turn, then the names the previous selection returned; the answer extends that list "
+        "(core first, then in first-seen order), so the provider's prompt cache holds",
+    )
+    k: int | None = Field(None, ge=1, le=1000, description="Non-core tools to bind (default 12)")
+
+
+class SelectResponse(BaseModel):
+    """The names to send, and how they were chosen: ``full`` carries the reason."""
+
+    names: list[str]
+    mode: Literal["narrowed", "passthrough", "full"]
+    reason: str | None = Field(description="Why the full roster was sent (null otherwise)")
+    schema_tokens: int | None
+    roster_tokens: int | None
+
+
+class FindToolsRequest(_Body):
+    """``POST /v1/find_tools``: tools for a capability the model asked for."""
+
+    catalog: CatalogName
+    query: str = Field(description="The capability, in plain language (any language)")
+    bound: list[str] = Field(default_factory=list, description="Names already bound: left out")
+    limit: int = Field(5, ge=1, le=5, description="At most this many tools")
+
+
+class FoundTool(BaseModel):
+    name: str
+    description: str
+
+
+class FindToolsResponse(BaseModel):
+    """Up to ``limit`` tools, best first; ``reason`` says why there are none when search failed."""
+
+    tools: list[FoundTool]
+    reason: str | None = None
+
+
+class CatalogRegistration(_Body):
+    """``POST /v1/catalogs/{name}``: tool JSON (``openai``, ``anthropic``) or MCP listings."""
+
+    format: Literal["openai", "anthropic", "mcp"]
+    tools: list[dict[str, Any]] | None = Field(
+        None, description="OpenAI or Anthropic tool definitions (format openai or anthropic)"
+    )
+    servers: dict[str, Any] | None = Field(
+        None, description="Server name → its tools/list result or list of tools (format mcp)"
+    )
+    core: list[str] = Field(default_factory=list, description="Tools always sent")
+    examples: dict[str, list[str]] | None = Field(
+        None, description="Tool name → example requests (any language)"
+    )
+    keywords: dict[str, list[str]] | None = Field(None, description="Tool name → keywords")
+
+
+class ToolWarning(BaseModel):
+    """A tool kept despite a problem its author must fix (a thin description)."""
+
+    tool: str
+    kind: str
+    message: str
+
+
+class Indexing(BaseModel):
+    """What happened to the catalog's vectors: ``current`` (already served), ``queued`` (the
+    worker will index it), ``indexed`` (indexed inline, now served), ``failed`` (see
+    ``detail``; selections fall open with ``not_indexed`` until it is indexed)."""
+
+    state: Literal["current", "queued", "indexed", "failed"]
+    detail: str | None = None
+
+
+class RegistrationResponse(BaseModel):
+    catalog: str
+    tools: int
+    core: int
+    created: bool
+    warnings: list[ToolWarning]
+    indexing: Indexing
+
+
+class FeedbackRequest(_Body):
+    """``POST /v1/feedback``: what a turn called against what its selection bound."""
+
+    catalog: CatalogName
+    message: str = Field(description="The message the selection was made for")
+    bound: list[str] = Field(description="The names the selection returned")
+    mode: Literal["narrowed", "passthrough", "full"] = "narrowed"
+    called: list[str] | None = Field(None, description="The tools the model called")
+    messages: list[dict[str, Any]] | None = Field(
+        None, description="Or the turn's transcript (OpenAI or Anthropic messages)"
+    )
+    learn: bool | None = Field(None, description="Let the worker learn from misses")
+
+
+class FeedbackResponse(BaseModel):
+    queued: bool
+    reason: str | None = None
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+
+
+class Readiness(BaseModel):
+    """Ready when the database answers and its schema is the one this toolret queries."""
+
+    ready: bool
+    database: str
+    schema_revision: str | None
+    expected_revision: str

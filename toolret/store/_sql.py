@@ -1,0 +1,274 @@
+"""The store's ranking SQL: the request path's two statements (maintenance: ``corpus_sql``).
+
+Both statements score each tool as its embedder's ``ToolScore`` says (``max``: its best vector;
+``blend``: a weighted mean of its description and its best few examples, exactly as
+``toolret.retrieval._memory.DenseIndex`` computes it) and return the best tools, in one round trip.
+A tool's
+examples are its written ones and the example vectors learned from misses
+(``toolret_learned_vectors``) that lie within ``LEARNED_MIN_SIMILARITY`` of the message. They are
+prepared once per pooled connection (asyncpg's
+statement cache), so each is written to have one right plan whatever the parameters — a
+prepared statement's generic plan cannot see how many documents a catalog has:
+
+- ``exact``: a small catalog (up to ``EXACT_LIMIT`` documents, e.g. one workspace's 44 tools)
+  in a table that may hold a hundred thousand rows. The catalog's document keys travel as an
+  array; each is a primary-key lookup (a lateral join, so no plan can turn it into a scan) and
+  the distances are sorted exactly. ``toolret_vectors`` holds only published vectors; a tool
+  with a document that has none (its corpus is not published yet) comes back with a NULL
+  distance: it is bound unranked, never unreachable.
+- ``hnsw``: a large catalog whose exact corpus is published. The model's partial HNSW index
+  (same expression, same literal ``model_id`` predicate) is scanned in distance order with
+  ``hnsw.iterative_scan = relaxed_order``, filtered through an index probe of the corpus's
+  membership (core and already-bound tools left out), and stops after ``3 × k`` vectors; if
+  those hold fewer than ``k`` distinct tools, a second scan of ``k × documents per tool``
+  vectors (enough whatever the examples) runs in the same statement. An unpublished corpus
+  returns no rows at once (a one-time filter), and the caller falls back to ``exact``.
+
+  With a ``blend`` score (and examples) a large catalog is ranked by its tools' summary
+  vectors instead (``toolret.store._summary_sql``), in one scan of its own index. Both
+  statements read a document's kind from its stored vector (the kind its first writer gave
+  it: a text that is one tool's description and, in the same role, another tool's example
+  would count as the first).
+
+Model id, dimension and the HNSW limits are literals (they select the partial index and the
+plan); every value from a request is a parameter. The query vector travels in pgvector's binary
+format (the codec is registered on each pooled connection): 25% faster than a ``real[]``
+parameter cast to ``vector`` on a 44-tool catalog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from toolret._catalog import Catalog
+from toolret._profile import DEFAULT_PROFILE, LEARNED_MIN_SIMILARITY, RetrievalProfile, ToolScore
+from toolret._tool import Role
+from toolret.store._schema import sql_literal, vector_cast
+from toolret.store._summaries import summary_count
+
+__all__ = [
+    "EXACT_LIMIT",
+    "FIRST_SCAN_PER_TOOL",
+    "LEARNED_MAX_DISTANCE",
+    "CatalogQuery",
+    "blend_distance",
+    "exact_sql",
+    "hnsw_sql",
+    "query_vector",
+]
+
+LEARNED_MAX_DISTANCE = f"{1.0 - LEARNED_MIN_SIMILARITY:.6f}"
+"""Learned vectors count only within this cosine distance (``toolret.feedback._learning``)."""
+
+EXACT_LIMIT = 500
+"""Catalogs with up to this many candidate documents are ranked exactly (``exact_sql``): about
+3 µs a document, so 1.2 ms for the 44-tool roster with its examples (394 documents), 4.4 ms for
+1,355 — where the HNSW statement takes 1.5 ms (``python -m evals.perf.select``)."""
+
+
+@dataclass(frozen=True)
+class CatalogQuery:
+    """What the ranking statements need from one catalog, computed once per catalog and model.
+
+    ``tools`` and ``keys`` are parallel: the candidate (non-core) tools' documents, each
+    (tool, key) once. ``score`` is how the statements combine a tool's distances.
+    """
+
+    model_id: str
+    corpus_hash: str
+    tools: tuple[str, ...]
+    keys: tuple[str, ...]
+    core: frozenset[str]
+    candidates: frozenset[str]
+    max_documents_per_tool: int
+    score: ToolScore = DEFAULT_PROFILE.score
+    max_summaries_per_tool: int = 1
+
+    @classmethod
+    def build(
+        cls,
+        catalog: Catalog,
+        model_id: str,
+        example_role: Role,
+        profile: RetrievalProfile = DEFAULT_PROFILE,
+    ) -> CatalogQuery:
+        tools: list[str] = []
+        keys: list[str] = []
+        most = summaries = 1  # documents and summary vectors of the candidate with the most
+        for tool in catalog.candidates:
+            kinds = {doc.key: doc.kind for doc in tool.documents(example_role, profile.template)}
+            documents = set(kinds)
+            most = max(most, len(documents))
+            examples = sum(kind == "example" for kind in kinds.values())
+            summaries = max(summaries, summary_count(examples, profile.score))
+            for key in sorted(documents):
+                tools.append(tool.name)
+                keys.append(key)
+        return cls(
+            model_id=model_id,
+            corpus_hash=catalog.corpus_hash(model_id, example_role, profile.template),
+            tools=tuple(tools),
+            keys=tuple(keys),
+            core=frozenset(tool.name for tool in catalog.core),
+            candidates=frozenset(tool.name for tool in catalog.candidates),
+            max_documents_per_tool=most,
+            score=profile.score,
+            max_summaries_per_tool=summaries,
+        )
+
+    @property
+    def documents(self) -> int:
+        """How many candidate documents the catalog has."""
+        return len(self.keys)
+
+
+@lru_cache(maxsize=64)
+def exact_sql(model_id: str, dimension: int, score: ToolScore = DEFAULT_PROFILE.score) -> str:
+    """Rank a catalog's own documents exactly.
+
+    ``$1`` query vector, ``$2`` tool per document, ``$3`` document keys, ``$4`` how
+    many ranked tools to return, ``$5`` the corpus hash. Rows: ``(tool_name, distance,
+    published)``: the ``$4`` nearest complete tools, then every incomplete tool with a NULL
+    distance; ``published`` says whether this exact corpus is published. A tool's distance is
+    one minus its ``score``.
+    """
+    model = sql_literal(model_id)
+    cast = vector_cast(dimension)
+    if score.kind == "max":
+        tools = """
+    SELECT tool_name, min(distance) AS distance, bool_and(distance IS NOT NULL) AS complete
+    FROM scored GROUP BY tool_name"""
+    else:
+        tools = f"""
+    SELECT tool_name, {blend_distance(score)} AS distance,
+           bool_and(distance IS NOT NULL) AS complete
+    FROM (SELECT *, row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n
+          FROM scored) AS s
+    GROUP BY tool_name"""
+    return f"""
+WITH query AS MATERIALIZED (SELECT {query_vector(dimension)} AS q),
+scored AS MATERIALIZED (
+    SELECT c.tool_name, v.kind, v.embedding::{cast} <=> (SELECT q FROM query) AS distance
+    FROM unnest($2::text[], $3::text[]) AS c(tool_name, doc_key)
+    LEFT JOIN LATERAL (
+        SELECT v.embedding, v.kind FROM toolret_vectors v
+        WHERE v.model_id = {model} AND v.doc_key = c.doc_key
+    ) AS v ON true
+    UNION ALL  -- the corpus's learned example vectors (toolret.feedback._store)
+    SELECT l.tool_name, 'example', l.embedding::{cast} <=> (SELECT q FROM query)
+    FROM toolret_learned_vectors l
+    WHERE l.model_id = {model} AND l.corpus_hash = $5 AND l.tool_name = ANY ($2::text[])
+      AND l.embedding::{cast} <=> (SELECT q FROM query) <= {LEARNED_MAX_DISTANCE}),
+tools AS MATERIALIZED ({tools})
+SELECT r.tool_name, r.distance,
+       (SELECT c.published_at IS NOT NULL FROM toolret_corpora c
+        WHERE c.model_id = {model} AND c.corpus_hash = $5) AS published
+FROM ((SELECT tool_name, distance FROM tools WHERE complete ORDER BY distance, tool_name LIMIT $4)
+      UNION ALL
+      (SELECT tool_name, NULL FROM tools WHERE NOT complete)) AS r
+"""
+
+
+FIRST_SCAN_PER_TOOL = 3
+"""The first HNSW pass scans ``3 × k`` vectors: on the 44-tool roster (about ten vectors per
+tool) that always held ``k`` distinct tools for the eval's 133 messages; when it does not, a
+second pass scans ``k × most vectors of any tool``, which always does."""
+
+
+@lru_cache(maxsize=256)
+def hnsw_sql(model_id: str, dimension: int, tools: int, most_documents: int) -> str:
+    """Rank a published corpus through the model's HNSW index over documents (max score).
+
+    ``$1`` query vector, ``$2`` the corpus hash, ``$3`` tool names to leave out (core tools,
+    tools already bound). Returns the best ``tools`` other tools as ``(tool_name, distance)``,
+    best first; no rows when the corpus is not published. A catalog without examples
+    (``most_documents`` 1) scores every tool by its description, so under either score; a
+    blended score with examples is ranked by ``toolret.store._summary_sql`` instead.
+
+    A tool's score is its nearest vector, so the ``tools`` best tools are the first ``tools``
+    distinct owners in distance order: scanning ``tools × most_documents`` vectors is certain
+    to reach them. That can be ten times what is needed, so a first pass scans
+    ``FIRST_SCAN_PER_TOOL × tools`` vectors, and the second pass runs (a one-time filter)
+    only when the first found fewer distinct tools. Limits are literals, not parameters: a
+    generic plan for ``LIMIT $n`` guesses a tenth of the table, and plans for that guess.
+    """
+    first = tools * min(FIRST_SCAN_PER_TOOL, most_documents)
+    every = tools * most_documents
+    model = sql_literal(model_id)
+    cast = vector_cast(dimension)
+
+    def scan(limit: int, gate: str) -> str:
+        return f"""
+    SELECT v.doc_key, v.embedding::{cast} <=> {query_vector(dimension)} AS distance
+    FROM toolret_vectors v
+    WHERE v.model_id = {model}
+      AND {gate}
+      AND EXISTS (SELECT FROM toolret_corpus_documents d
+                  WHERE d.corpus_id = (SELECT id FROM corpus) AND d.doc_key = v.doc_key
+                    AND d.tool_name <> ALL ($3::text[]))
+    ORDER BY distance
+    LIMIT {int(limit)}"""
+
+    def owners(scanned: str) -> str:
+        return f"""
+    SELECT d.tool_name, min(n.distance) AS distance
+    FROM {scanned} n
+    JOIN toolret_corpus_documents d
+      ON d.corpus_id = (SELECT id FROM corpus) AND d.doc_key = n.doc_key
+    WHERE d.tool_name <> ALL ($3::text[])
+    GROUP BY d.tool_name"""
+
+    short = f"(SELECT id FROM corpus) IS NOT NULL AND (SELECT count(*) FROM ranked) < {int(tools)}"
+    corpus = f"""
+WITH corpus AS MATERIALIZED (
+    SELECT id FROM toolret_corpora
+    WHERE model_id = {model} AND corpus_hash = $2 AND published_at IS NOT NULL),
+learned AS MATERIALIZED (  -- the corpus's learned example vectors, scored exactly (few)
+    SELECT l.tool_name, min(l.embedding::{cast} <=> {query_vector(dimension)}) AS distance
+    FROM toolret_learned_vectors l
+    WHERE l.model_id = {model} AND l.corpus_hash = $2 AND (SELECT id FROM corpus) IS NOT NULL
+      AND l.tool_name <> ALL ($3::text[])
+      AND l.embedding::{cast} <=> {query_vector(dimension)} <= {LEARNED_MAX_DISTANCE}
+    GROUP BY l.tool_name),"""
+    if first == every:
+        return f"""{corpus}
+nearest AS MATERIALIZED ({scan(every, "(SELECT id FROM corpus) IS NOT NULL")}),
+ranked AS ({owners("nearest")})
+SELECT tool_name, min(distance) AS distance
+FROM (SELECT * FROM ranked UNION ALL SELECT * FROM learned) AS r
+GROUP BY tool_name ORDER BY distance, tool_name LIMIT {int(tools)}
+"""
+    return f"""{corpus}
+nearest AS MATERIALIZED ({scan(first, "(SELECT id FROM corpus) IS NOT NULL")}),
+ranked AS MATERIALIZED ({owners("nearest")}),
+farther AS MATERIALIZED ({scan(every, short)}),
+reranked AS ({owners("farther")})
+SELECT tool_name, min(distance) AS distance FROM (
+    SELECT * FROM ranked WHERE (SELECT count(*) FROM ranked) >= {int(tools)}
+    UNION ALL
+    SELECT * FROM reranked
+    UNION ALL
+    SELECT * FROM learned) AS r
+GROUP BY tool_name
+ORDER BY distance, tool_name
+LIMIT {int(tools)}
+"""
+
+
+def blend_distance(score: ToolScore) -> str:
+    """A tool's blended distance over rows ``(kind, distance, n)``, ``n`` the row's rank among
+    the tool's documents of its kind: the weighted description and best-examples distances, or
+    the description's alone for a tool without examples. One minus it is ``score``."""
+    description = "min(distance) FILTER (WHERE kind = 'description')"
+    examples = f"avg(distance) FILTER (WHERE kind = 'example' AND n <= {int(score.examples)})"
+    weight = score.description_weight
+    blended = f"{weight!r} * {description} + {1 - weight!r} * {examples}"
+    return f"coalesce({blended}, {description})"
+
+
+def query_vector(dimension: int) -> str:
+    """``$1``, a ``vector`` sent in pgvector's binary format, as the model's comparison type."""
+    cast = vector_cast(dimension)
+    plain = f"$1::vector({int(dimension)})"
+    return plain if cast.startswith("vector") else f"{plain}::{cast}"
