@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolret.gateway._gateway import CALL_TOOL, FIND_TOOLS, Gateway, error_result, json_result
+from toolret.retrieval._find_tools import capabilities_of
 
 if TYPE_CHECKING:
     from mcp import types
@@ -86,10 +87,12 @@ class Downstream:
         self._remember(ctx)
         arguments = params.arguments or {}
         if params.name == FIND_TOOLS:
-            capability = arguments.get("capability")
-            if not isinstance(capability, str) or not capability.strip():
-                return error_result('call find_tools with {"capability": "<what you need>"}')
-            return json_result(await self.gateway.find_tools(capability))
+            capabilities = capabilities_of(arguments)
+            if not capabilities:
+                return error_result(
+                    'call find_tools with {"capabilities": ["<what you need>", ...]}'
+                )
+            return json_result(await self.gateway.find_tools(capabilities))
         if params.name == CALL_TOOL:
             name, inner = arguments.get("name"), arguments.get("arguments", {})
             if not isinstance(name, str) or not isinstance(inner, dict):

@@ -16,7 +16,7 @@ import dataclasses
 import heapq
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_K",
     "DEFAULT_TIME_BUDGET",
+    "MAX_CAPABILITIES",
     "MAX_DISCOVERED_TOOLS",
     "TIE_SLACK",
     "FailOpenLog",
@@ -47,7 +48,9 @@ __all__ = [
     "Reason",
     "Selection",
     "SelectionPolicy",
+    "assign_found",
     "discover",
+    "discover_each",
     "full_roster",
     "narrow",
     "passthrough",
@@ -202,8 +205,10 @@ class SelectionPolicy(Protocol):
 
 
 MAX_DISCOVERED_TOOLS = 5
-"""find_tools returns at most this many: by then the model names a capability it knows it needs,
-so precision beats recall, and it can always ask again."""
+"""find_tools returns at most this many a capability: by then the model names a capability it
+knows it needs, so precision beats recall, and it can always ask again."""
+MAX_CAPABILITIES = 5
+"""find_tools ranks at most this many capabilities a call, one query embedding each."""
 
 
 class FoundTools(list[Tool]):
@@ -240,6 +245,47 @@ async def discover(
         return FoundTools(reason=Reason.NOT_INDEXED)
     names = top_k(catalog, ranking.scores, limit, exclude=bound)
     return FoundTools(catalog[name] for name in names)
+
+
+def assign_found(answers: Sequence[FoundTools], limit: int) -> list[FoundTools]:
+    """Each capability's answer cut to ``limit``, in order, a tool listed for an earlier
+    capability left out of the later ones (which take their next best instead); reasons kept."""
+    taken: set[str] = set()
+    out = []
+    for found in answers:
+        kept = [tool for tool in found if tool.name not in taken][:limit]
+        taken.update(tool.name for tool in kept)
+        out.append(FoundTools(kept, found.reason))
+    return out
+
+
+async def discover_each(
+    catalog: Catalog,
+    capabilities: Sequence[str],
+    rank: RankFunction,
+    *,
+    bound: Iterable[str] = (),
+    limit: int = MAX_DISCOVERED_TOOLS,
+    time_budget: float = DEFAULT_TIME_BUDGET,
+) -> list[FoundTools]:
+    """``discover`` for several capabilities at once, ranked concurrently (each within
+    ``time_budget``): up to ``limit`` tools each, none repeated across them (``assign_found``).
+    ``rank`` must rank at least ``limit`` × the number of capabilities deep."""
+    skip = set(bound)
+    answers = await asyncio.gather(
+        *(
+            discover(
+                catalog,
+                capability,
+                rank,
+                bound=skip,
+                limit=limit * len(capabilities),
+                time_budget=time_budget,
+            )
+            for capability in capabilities
+        )
+    )
+    return assign_found(answers, limit)
 
 
 async def select_guarded(
