@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import sys
 
-from evals.perf import faults, fleet, http, load, reindex, replication, select
+from evals.perf import faults, fleet_latency, http, load, reindex, replication, select
 
 
 def main() -> int:
     """Run every benchmark with its default sizes (``--million`` adds the million level)."""
     status = select.main(["--million"] if "--million" in sys.argv[1:] else [])
-    status = fleet.main([]) or status
+    status = fleet_latency.main([]) or status
     sys.argv = sys.argv[:1]
     reindex.main()
     status = faults.main([]) or status

@@ -231,8 +231,9 @@ class Gateway:
             return self.catalog
         names = {mcp_tool_name(server, t.name) for server, tools in listings.items() for t in tools}
         core = [name for name in self.config.core if name in names]
+        examples = {name: texts for name, texts in self.config.examples.items() if name in names}
         try:
-            return catalog_from_mcp(listings, core=core)
+            return catalog_from_mcp(listings, core=core, examples=examples)
         except CatalogError as error:
             log.error("toolret gateway: the upstream tools cannot form a catalog: %s", error)
             return self.catalog

@@ -248,15 +248,22 @@ async def discover(
 
 
 def assign_found(answers: Sequence[FoundTools], limit: int) -> list[FoundTools]:
-    """Each capability's answer cut to ``limit``, in order, a tool listed for an earlier
-    capability left out of the later ones (which take their next best instead); reasons kept."""
+    """Each capability's answer cut to ``limit``, no tool under two capabilities. Slots are
+    dealt round by round (every capability's best, then every one's second, …), so a tool two
+    capabilities both rank goes to the one that ranks it higher (the earlier on a tie), and an
+    earlier capability cannot take a later one's best; reasons kept."""
     taken: set[str] = set()
-    out = []
-    for found in answers:
-        kept = [tool for tool in found if tool.name not in taken][:limit]
-        taken.update(tool.name for tool in kept)
-        out.append(FoundTools(kept, found.reason))
-    return out
+    kept: list[list[Tool]] = [[] for _ in answers]
+    cursors = [0] * len(answers)
+    for _ in range(limit):
+        for i, found in enumerate(answers):
+            while cursors[i] < len(found) and found[cursors[i]].name in taken:
+                cursors[i] += 1
+            if cursors[i] < len(found) and len(kept[i]) < limit:
+                kept[i].append(found[cursors[i]])
+                taken.add(found[cursors[i]].name)
+                cursors[i] += 1
+    return [FoundTools(tools, found.reason) for tools, found in zip(kept, answers, strict=True)]
 
 
 async def discover_each(
