@@ -294,7 +294,11 @@ async def test_postgres_down_answers_200_full_and_narrows_again_once_it_is_back(
         assert len(down.json()["names"]) == 20
         found = await http.post("/v1/find_tools", json={"catalog": "crm", "query": "add a field"})
         assert found.status_code == 200
-        assert found.json() == {"tools": [], "reason": "store_error"}
+        assert found.json() == {
+            "results": [{"capability": "add a field", "tools": [], "reason": "store_error"}],
+            "tools": [],
+            "reason": "store_error",
+        }
         ready = await http.get("/readyz")
         assert ready.status_code == 503
         assert ready.json()["ready"] is False
