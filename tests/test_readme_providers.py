@@ -288,7 +288,7 @@ def create_view(name: str) -> str:
 
 
 async def test_the_langchain_agent_runs_find_tools_as_a_real_tool(server: FakeLLM) -> None:
-    find = {"id": "call_1", "name": "find_tools", "arguments": {"capability": "a kanban board"}}
+    find = {"id": "call_1", "name": "find_tools", "arguments": {"capabilities": ["a kanban board"]}}
     read = {"id": "call_2", "name": "find_records", "arguments": {"query": "duplicates"}}
     server.reply(CHAT, chat_completion(tool_calls=[find, read]))
     server.reply(CHAT, chat_completion("Done."))
