@@ -5,20 +5,26 @@ wrote and a person kept), over the MCP SDK's client and a real upstream MCP serv
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from arq.worker import Worker
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
 
 from tests.support.http_serving import serving
+from toolret import BundledE5Embedder, Settings
 from toolret.adapters._source import load_examples
 from toolret.authoring._suggest import write_examples
 from toolret.gateway._config import parse_config, read_config
 from toolret.gateway._gateway import Gateway
-from toolret.gateway._server import http_app
+from toolret.gateway._server import Downstream, http_app
 from toolret.retrieval._client import ToolRetrievalClient
+from toolret.store._vector_store import VectorStore
 
 DEADLINE = 180.0
 REMEMBER = "remember that Sam drinks his tea without sugar"
@@ -106,3 +112,86 @@ async def test_several_capabilities_and_examples_from_the_configuration(database
     assert len(names) == len(set(names)) == 4
     assert legacy["results"][0]["tools"][0]["name"] == "memory__add_observations"
     assert blank.is_error
+
+
+def filler_server() -> MCPServer:
+    """A dozen tools of a calendar, so a search returns five of thirteen."""
+    server = MCPServer("calendar", subscriptions=False, log_level="WARNING")
+    for verb, thing in itertools.product(
+        ("create", "move", "cancel", "list"), ("meeting", "reminder", "holiday")
+    ):
+
+        def tool(when: str) -> str:
+            return "ok"
+
+        server.add_tool(
+            tool,
+            name=f"{verb}_{thing}",
+            description=f"{verb.capitalize()} a {thing} on the calendar.",
+        )
+    return server
+
+
+async def test_a_search_the_model_rephrased_is_learned_over_one_session(
+    database_url: str, redis_url: str, worker: Callable[..., Worker]
+) -> None:
+    """Over one connection of the older protocol, a capability whose answer did not hold the
+    tool the model then called, after a later search that did, is a miss the worker learns: the
+    same capability finds the tool next time."""
+    asked = "jot down what I learned about Sam"
+    embedder = BundledE5Embedder()
+    settings = Settings(redis_url=redis_url, learn=True)
+    async with (
+        serving(memory_server().streamable_http_app()) as memory,
+        serving(filler_server().streamable_http_app()) as calendar,
+    ):
+        config = parse_config(
+            {
+                "mcpServers": {
+                    "memory": {"url": f"{memory.url}/mcp"},
+                    "calendar": {"url": f"{calendar.url}/mcp"},
+                }
+            }
+        )
+        async with (
+            VectorStore.from_url(database_url) as store,
+            ToolRetrievalClient(store=store, embedder=embedder, settings=settings) as retrieval,
+        ):
+            gateway = Gateway(config, retrieval, retry=(600.0, 600.0))
+            downstream = Downstream(gateway)
+            running = asyncio.get_running_loop().create_task(gateway.run())
+            try:
+                async with asyncio.timeout(DEADLINE):
+                    await gateway.ready.wait()
+                indexing = worker(ctx={"store": store, "embedder": embedder})
+                await indexing.main()  # the gateway queued its catalog: index it
+                async with Client(downstream.server, mode="legacy") as client:
+                    first = payload(await client.call_tool("find_tools", {"capabilities": [asked]}))
+                    shown = {tool["name"] for tool in first["results"][0]["tools"]}
+                    assert len(shown) == 5
+                    assert gateway.catalog is not None
+                    missed = next(
+                        t.name
+                        for t in gateway.catalog.candidates
+                        if t.name not in shown and t.name.startswith("calendar__")
+                    )
+                    again = gateway.catalog[missed].description
+                    second = payload(
+                        await client.call_tool("find_tools", {"capabilities": [again]})
+                    )
+                    assert missed in {t["name"] for t in second["results"][0]["tools"]}
+                    called = await client.call_tool(
+                        "call_tool", {"name": missed, "arguments": {"when": "now"}}
+                    )
+                    assert not called.is_error, called.content
+                    assert retrieval._feedback is not None
+                    await retrieval._feedback.flush()  # type: ignore[attr-defined]
+                    learning = worker(ctx={"store": store, "embedder": embedder})
+                    await learning.main()
+                    assert learning.jobs_failed == 0
+                    later = payload(await client.call_tool("find_tools", {"capabilities": [asked]}))
+            finally:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running
+    assert missed in {tool["name"] for tool in later["results"][0]["tools"]}

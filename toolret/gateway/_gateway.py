@@ -178,6 +178,20 @@ class Gateway:
             )
         return answer
 
+    async def report_miss(self, capability: str, shown: set[str], called: str) -> bool:
+        """Report that ``capability`` needed ``called`` though find_tools showed ``shown``: a
+        miss the worker learns from when the client learns (``TOOLRET_LEARN``, ``REDIS_URL``);
+        the capability's vector is the one its search embedded. Never raises."""
+        catalog = self.catalog
+        if catalog is None or called not in catalog:
+            return False
+        from toolret.retrieval._selection import Mode, Selection
+
+        selection = Selection(catalog.subset(shown), Mode.NARROWED)
+        return await self.client.report_turn(
+            catalog, selection, [called], message=capability, k=MAX_DISCOVERED_TOOLS
+        )
+
     async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         """Route a call to the upstream that has ``name``; an error result (never an
         exception) when the tool is unknown or its server is down."""
