@@ -31,11 +31,14 @@ export function defineCatalog(name: string, registration: CatalogRegistration): 
     names.add(tool.name);
   }
   const aliases = aliasesOf(tools);
-  const core = (registration.core ?? []).map((given) => {
-    const resolved = names.has(given) ? given : aliases.get(given);
-    if (resolved === undefined) throw new CatalogError(`core tool ${JSON.stringify(given)} is not in the catalog`, "core");
-    return resolved;
-  });
+  const coreNames = new Set(
+    (registration.core ?? []).map((given) => {
+      const resolved = names.has(given) ? given : aliases.get(given);
+      if (resolved === undefined) throw new CatalogError(`core tool ${JSON.stringify(given)} is not in the catalog`, "core");
+      return resolved;
+    }),
+  );
+  const core = [...names].filter((name) => coreNames.has(name)); // in catalog order
   return Object.freeze({ name, names: Object.freeze([...names]), core: Object.freeze(core), registration });
 }
 
