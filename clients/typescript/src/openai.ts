@@ -67,7 +67,14 @@ export async function openaiChatTurn<T, M, R extends ChatReply>(
 
 /** The parts of a Responses API reply the loop reads (the SDK's `Response` fits). */
 export interface ResponsesReply {
-  output: readonly { type: string; call_id?: string; name?: string; arguments?: string }[];
+  output: readonly { type: string }[];
+}
+
+interface FunctionCallItem {
+  type: "function_call";
+  call_id: string;
+  name: string;
+  arguments: string;
 }
 
 /** What `create` is given each round: the round's tools and every item so far. */
@@ -90,13 +97,13 @@ export async function openaiResponsesTurn<T, M, R extends ResponsesReply>(
   for (let round = 1; ; round += 1) {
     const { bound, tools } = roundTools(options.tools, selection, options.messages, "openai_responses");
     const reply = await options.create({ tools, input: options.messages });
-    const calls = reply.output.filter((item) => item.type === "function_call");
+    const calls = reply.output.filter((item): item is FunctionCallItem => item.type === "function_call");
     if (calls.length === 0) return { reply, selection, rounds: round };
     options.messages.push(...(reply.output as unknown as M[])); // all of it: reasoning items too
     for (const call of calls) {
-      const id = call.call_id ?? "";
+      const id = call.call_id;
       const input = parsedArguments(call.arguments);
-      const { content } = await answerCall(options, { name: call.name ?? "", input, id }, bound);
+      const { content } = await answerCall(options, { name: call.name, input, id }, bound);
       options.messages.push({ type: "function_call_output", call_id: id, output: text(content) } as M);
     }
     if (round >= maxRounds) return { reply, selection, rounds: round };
