@@ -93,8 +93,8 @@ def _p50(values: Sequence[float]) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--latency", type=int, default=60, help="distinct messages per path")
-    parser.add_argument("--repeats", type=int, default=60, help="samples of one cached message")
+    parser.add_argument("--latency", type=int, default=100, help="distinct messages per path")
+    parser.add_argument("--repeats", type=int, default=300, help="samples of one cached message")
     parser.add_argument("--budget", type=float, default=10.0, help="the service's time budget, s")
     args = parser.parse_args(argv)
     build()
