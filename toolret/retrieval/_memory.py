@@ -4,9 +4,8 @@ Dense (cosine over vectors held in this process, each tool scored by its embedde
 ``ToolScore``, exactly as the client's SQL scores it), ``bm25``, or ``hybrid``: the dense score
 plus the embedder's ``lexical_weight`` x BM25 (``toolret.retrieval._lexical.fuse``) when the
 message shares informative words with the catalog, and the dense ranking alone when it does not.
-Every mode
-binds ``k`` tools. Vectors are built on first use per catalog; concurrent first turns share one
-in-flight build, and a turn never waits for it longer than half its time budget.
+Every mode binds ``k`` tools. Vectors are built on first use per catalog; concurrent first turns
+share one in-flight build, and a turn never waits for it longer than half its time budget.
 """
 
 from __future__ import annotations
