@@ -27,11 +27,15 @@ class Statement:
     def arguments(self, **values: object) -> list[object]:
         """The values to send, in the statement's order; a name missing or unknown raises
         ``TypeError``."""
-        if values.keys() != set(self.parameters):
+        try:
+            arguments = [values[name] for name in self.parameters]
+        except KeyError:
+            arguments = []
+        if len(arguments) != len(values):
             missing = sorted(set(self.parameters) - values.keys())
             unknown = sorted(values.keys() - set(self.parameters))
             raise TypeError(f"statement arguments: missing {missing}, unknown {unknown}")
-        return [values[name] for name in self.parameters]
+        return arguments
 
 
 def statement(parameters: Sequence[str], build: Callable[[Placeholder], str]) -> Statement:
