@@ -11,7 +11,7 @@ import mcp.types
 import pytest
 from pydantic import BaseModel
 
-from toolret import BundledE5Embedder, InMemoryRetriever, ToolRetrievalClient
+from toolret import BundledE5Embedder, InMemoryRetriever, Retriever, ToolRetrievalClient
 from toolret._catalog import Catalog
 from toolret._tool import Tool
 from toolret.adapters import catalog_from_mcp, catalog_from_openai
@@ -20,7 +20,6 @@ from toolret.retrieval._find_tools import (
     FIND_TOOLS_NAME,
     MAX_CAPABILITIES,
     MAX_DISCOVERED_TOOLS,
-    ToolFinder,
     answer_find_tools,
     capabilities_of,
     discovered_tool_names,
@@ -247,15 +246,22 @@ async def test_bad_arguments_give_an_error_the_model_can_read(arguments: Any) ->
     assert payload["results"] == []
 
 
-class ScriptedFinder:
-    """A ToolFinder that returns what it is told (or fails), to test the answer's filters."""
+class ScriptedFinder(InMemoryRetriever):
+    """A retriever whose find_tools returns what it is told (or fails), to test the answer's
+    filters."""
 
     def __init__(self, tools: list[Tool] | None) -> None:
+        super().__init__(mode="bm25")
         self.tools = tools
         self.calls: list[tuple[str, set[str], int]] = []
 
     async def find_tools(
-        self, catalog: Catalog, capability: str, *, bound: Iterable[str] = (), limit: int = 5
+        self,
+        catalog: Catalog,
+        capability: str,
+        *,
+        bound: Iterable[str] = (),
+        limit: int = MAX_DISCOVERED_TOOLS,
     ) -> list[Tool]:
         self.calls.append((capability, set(bound), limit))
         if self.tools is None:
@@ -276,7 +282,7 @@ async def test_answer_filters_whatever_a_finder_returns() -> None:
 
 
 async def test_a_failing_finder_gives_an_error_payload() -> None:
-    finder: ToolFinder = ScriptedFinder(None)
+    finder: Retriever = ScriptedFinder(None)
     payload = json.loads(await answer_find_tools(finder, roster(), {"capability": "x"}))
     assert payload["results"] == []
     assert "unavailable" in payload["error"]

@@ -41,8 +41,9 @@ FIND_TOOLS_DESCRIPTION = (
     "Find tools. You see a few tools; many more are available from the servers behind this "
     "gateway. Describe each capability you need in plain language, in any language: what you "
     "want to do, not a tool name (for example 'open a pull request' or 'أرسل رسالة إلى الفريق'). "
-    "Ask for every capability your plan still needs in one call, up to 5; up to 5 matching "
-    "tools each are returned with their input schemas; call one through call_tool."
+    f"Ask for every capability your plan still needs in one call, up to {MAX_CAPABILITIES}; up "
+    f"to {MAX_DISCOVERED_TOOLS} matching tools each are returned with their input schemas; call "
+    "one through call_tool."
 )
 CALL_TOOL_DESCRIPTION = (
     "Call a tool that find_tools returned: give its name exactly as find_tools gave it and its "
@@ -128,10 +129,10 @@ class Gateway:
         return exposed
 
     async def find_tools(self, capabilities: list[str]) -> dict[str, Any]:
-        """find_tools' answer: per capability (up to ``MAX_CAPABILITIES``), up to five tools
-        with their input schemas, best first, none core, none of a server that is down and
-        none repeated across capabilities; the servers that are down; and, when nothing could
-        be searched, why."""
+        """find_tools' answer: per capability (up to ``MAX_CAPABILITIES``), up to
+        ``MAX_DISCOVERED_TOOLS`` tools with their input schemas, best first, none core, none of a
+        server that is down and none repeated across capabilities; the servers that are down;
+        and, when nothing could be searched, why."""
         catalog = self.catalog
         unavailable = [
             {"server": u.name, "error": u.error or "not connected yet"}

@@ -45,10 +45,10 @@ from typing import Any
 from toolret._catalog import Catalog
 from toolret.adapters._anthropic import to_anthropic
 from toolret.errors import ConfigurationError
+from toolret.retrieval._base import Retriever
 from toolret.retrieval._find_tools import (
     CAPABILITIES_SCHEMA,
     MAX_CAPABILITIES,
-    ToolFinder,
     capabilities_of,
     find_each,
     tools_behind,
@@ -76,8 +76,9 @@ SEARCH_TOOL_DESCRIPTION = (
     "Search for more tools. Most of your tools are not loaded yet; call this when you need a "
     "capability none of your loaded tools offers. Describe each capability in plain language, "
     "in any language: what you want to do, not a tool name (for example 'link two records' or "
-    "'أضف حقلا إلى الكائن'). Ask for every capability your plan still needs in one call, up to "
-    "5; up to 5 matching tools each are loaded and callable from your next step."
+    f"'أضف حقلا إلى الكائن'). Ask for every capability your plan still needs in one call, up to "
+    f"{MAX_CAPABILITIES}; up to {MAX_DISCOVERED_TOOLS} matching tools each are loaded and "
+    "callable from your next step."
 )
 _NO_MATCH = "No further tools match; rephrase the capability, or use the tools you have."
 _CACHE = {"type": "ephemeral"}
@@ -116,7 +117,7 @@ def anthropic_tools(
 
 
 async def answer_anthropic_search(
-    finder: ToolFinder,
+    finder: Retriever,
     catalog: Catalog,
     tool_use: Any,
     *,

@@ -47,10 +47,10 @@ from toolret._catalog import Catalog
 from toolret._tool import Tool
 from toolret.adapters._mcp import SEPARATOR, McpOrigin
 from toolret.adapters._openai import to_openai
+from toolret.retrieval._base import Retriever
 from toolret.retrieval._find_tools import (
     CAPABILITIES_SCHEMA,
     MAX_CAPABILITIES,
-    ToolFinder,
     capabilities_of,
     find_each,
     tools_behind,
@@ -72,7 +72,8 @@ SEARCH_DESCRIPTION = (
     "Search for more tools. Most tools are not loaded yet; search when you need a capability "
     "none of your loaded tools offers. Describe each capability in plain language, in any "
     "language: what you want to do, not a tool name. Ask for every capability your plan still "
-    "needs in one search, up to 5; up to 5 matching tools each are loaded."
+    f"needs in one search, up to {MAX_CAPABILITIES}; up to {MAX_DISCOVERED_TOOLS} matching "
+    "tools each are loaded."
 )
 SEARCH_PARAMETERS: Mapping[str, Any] = CAPABILITIES_SCHEMA
 """find_tools' arguments (``capabilities``), the same in every provider's shape."""
@@ -124,7 +125,7 @@ def responses_tools(
 
 
 async def answer_responses_search(
-    finder: ToolFinder,
+    finder: Retriever,
     catalog: Catalog,
     call: Any,
     *,

@@ -3,8 +3,8 @@
 Bind ``find_tools_definition(shape, catalog)`` with the selection: its description says what
 lies behind it (``tools_behind``: how many tools, from which servers or areas), so the model
 knows when to ask. The model calls it with one or several capabilities in plain language (any
-language); ``answer_find_tools`` ranks each and returns up to five tools not already bound per
-capability, none repeated across them, as the JSON of the tool result:
+language); ``answer_find_tools`` ranks each and returns up to ``MAX_DISCOVERED_TOOLS`` tools
+not already bound per capability, none repeated across them, as the JSON of the tool result:
 
     {"capabilities": ["link two records", "send the summary by email"]}
     -> {"results": [{"capability": "link two records", "tools": [{"name", "description"}, ...]},
@@ -23,11 +23,12 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from toolret._catalog import Catalog
 from toolret._tool import Tool
 from toolret.adapters._mcp import mcp_origin
+from toolret.retrieval._base import Retriever
 from toolret.retrieval._selection import (
     MAX_CAPABILITIES,
     MAX_DISCOVERED_TOOLS,
@@ -50,7 +51,6 @@ __all__ = [
     "MAX_CAPABILITIES",
     "MAX_DISCOVERED_TOOLS",
     "FindToolsShape",
-    "ToolFinder",
     "answer_find_tools",
     "capabilities_of",
     "discovered_tool_names",
@@ -70,8 +70,9 @@ FIND_TOOLS_DESCRIPTION = (
     "Find more tools. The tools you have are a selection from a larger set; call this when you "
     "need a capability none of them offers. Describe each capability in plain language, in any "
     "language: what you want to do, not a tool name (for example 'link two records' or "
-    "'أضف حقلا إلى الكائن'). Ask for every capability your plan still needs in one call, up to "
-    "5; each gets up to 5 matching tools, callable from your next step."
+    f"'أضف حقلا إلى الكائن'). Ask for every capability your plan still needs in one call, up to "
+    f"{MAX_CAPABILITIES}; each gets up to {MAX_DISCOVERED_TOOLS} matching tools, callable from "
+    "your next step."
 )
 BEHIND_LENGTH = 400
 """The most characters ``tools_behind`` spends naming servers or areas."""
@@ -92,14 +93,6 @@ CAPABILITIES_SCHEMA: Mapping[str, Any] = {
 }
 """The arguments of find_tools, and of toolret's search tool in every provider's shape."""
 _NO_MATCH = "no further tools match; rephrase the capability or use the tools you have"
-
-
-class ToolFinder(Protocol):
-    """What answers find_tools: ``InMemoryRetriever`` and the database client."""
-
-    async def find_tools(
-        self, catalog: Catalog, capability: str, *, bound: Iterable[str] = (), limit: int = 5
-    ) -> list[Tool]: ...
 
 
 def tools_behind(catalog: Catalog) -> str:
@@ -183,7 +176,7 @@ def unavailable_message(found: list[Tool]) -> str | None:
 
 
 async def find_each(
-    finder: ToolFinder,
+    finder: Retriever,
     catalog: Catalog,
     capabilities: Sequence[str],
     *,
@@ -215,7 +208,7 @@ async def find_each(
 
 
 async def answer_find_tools(
-    finder: ToolFinder,
+    finder: Retriever,
     catalog: Catalog,
     arguments: str | Mapping[str, Any],
     *,
@@ -226,7 +219,8 @@ async def answer_find_tools(
     "description"}, ...]}, ...]}``, one entry per capability asked, in order.
 
     ``arguments`` is the call's arguments (JSON text or a dict): ``{"capabilities": [...]}``,
-    or one ``capability`` string. At most ``limit`` (≤ 5) tools a capability, none already
+    or one ``capability`` string. At most ``limit``
+    (≤ ``MAX_DISCOVERED_TOOLS``) tools a capability, none already
     ``bound``, none core (``find_each``); a capability with none gets a ``note``. Bad arguments,
     or no search able to run, give a JSON ``{"error": ...}`` the model can read and act on;
     this never raises.

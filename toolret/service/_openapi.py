@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
+from toolret.retrieval._selection import MAX_CAPABILITIES, MAX_DISCOVERED_TOOLS
 from toolret.service import _models as models
 
 __all__ = ["ERROR_SCHEMA", "openapi_document"]
@@ -94,8 +95,8 @@ def openapi_document(version: str) -> dict[str, Any]:
                 extra=_LOOKUP_ERRORS,
             ),
             "/v1/find_tools": _post(
-                "Up to 5 tools for each capability phrase (up to 5 of them), none already bound "
-                "and none repeated across them",
+                f"Up to {MAX_DISCOVERED_TOOLS} tools for each capability phrase (up to "
+                f"{MAX_CAPABILITIES} of them), none already bound and none repeated across them",
                 "FindToolsRequest",
                 "FindToolsResponse",
                 extra=_LOOKUP_ERRORS,
