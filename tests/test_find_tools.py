@@ -14,13 +14,18 @@ from pydantic import BaseModel
 from toolret import BundledE5Embedder, InMemoryRetriever, Retriever, ToolRetrievalClient
 from toolret._catalog import Catalog
 from toolret._tool import Tool
-from toolret.adapters import catalog_from_openai
+from toolret.adapters import catalog_from_mcp, catalog_from_openai
 from toolret.retrieval._find_tools import (
+    BEHIND_LENGTH,
     FIND_TOOLS_NAME,
+    MAX_CAPABILITIES,
     MAX_DISCOVERED_TOOLS,
     answer_find_tools,
+    capabilities_of,
     discovered_tool_names,
     find_tools_definition,
+    find_tools_description,
+    tools_behind,
 )
 
 ROSTER = {
@@ -46,8 +51,9 @@ def roster() -> Catalog:
     return catalog_from_openai(tools, core=["find_records", "inspect_schema"])
 
 
-def names_of(answer: str) -> list[str]:
-    return [tool["name"] for tool in json.loads(answer)["tools"]]
+def names_of(answer: str, capability: int = 0) -> list[str]:
+    """The names one capability's entry lists (the first by default)."""
+    return [tool["name"] for tool in json.loads(answer)["results"][capability]["tools"]]
 
 
 # --- the definition ------------------------------------------------------------------------
@@ -61,10 +67,12 @@ def test_openai_chat_definition() -> None:
     assert "any language" in function["description"]
     assert "next step" in function["description"]
     jsonschema.Draft202012Validator.check_schema(function["parameters"])
-    assert function["parameters"]["required"] == ["capability"]
-    jsonschema.validate({"capability": "link two records"}, function["parameters"])
-    with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({}, function["parameters"])
+    assert function["parameters"]["required"] == ["capabilities"]
+    jsonschema.validate({"capabilities": ["link two records"]}, function["parameters"])
+    jsonschema.validate({"capabilities": ["a", "b", "c", "d", "e"]}, function["parameters"])
+    for wrong in ({}, {"capabilities": []}, {"capabilities": ["a"] * 6}, {"capability": "x"}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(wrong, function["parameters"])
 
 
 def test_openai_responses_definition() -> None:
@@ -73,7 +81,7 @@ def test_openai_responses_definition() -> None:
     assert definition["name"] == FIND_TOOLS_NAME
     assert "function" not in definition
     jsonschema.Draft202012Validator.check_schema(definition["parameters"])
-    assert definition["parameters"]["properties"]["capability"]["type"] == "string"
+    assert definition["parameters"]["properties"]["capabilities"]["type"] == "array"
 
 
 def test_anthropic_definition() -> None:
@@ -86,15 +94,80 @@ def test_anthropic_definition() -> None:
 def test_mcp_definition_is_a_valid_mcp_tool() -> None:
     tool = mcp.types.Tool.model_validate(find_tools_definition("mcp"))
     assert tool.name == FIND_TOOLS_NAME
-    assert tool.input_schema["required"] == ["capability"]
+    assert tool.input_schema["required"] == ["capabilities"]
 
 
 def test_definitions_are_fresh_and_unknown_shapes_raise() -> None:
     first = find_tools_definition()
     first["function"]["parameters"]["required"].append("other")
-    assert find_tools_definition()["function"]["parameters"]["required"] == ["capability"]
+    assert find_tools_definition()["function"]["parameters"]["required"] == ["capabilities"]
     with pytest.raises(ValueError, match="unknown shape"):
         find_tools_definition("cohere")  # type: ignore[arg-type]
+
+
+def test_the_description_names_the_areas_behind_it_and_is_byte_stable() -> None:
+    catalog = Catalog(
+        [
+            Tool(
+                "link_records",
+                "Link two records of any objects with a typed relation.",
+                domain="relations",
+            ),
+            Tool(
+                "unlink_records",
+                "Remove the relation between two linked records.",
+                domain="relations",
+            ),
+            Tool(
+                "send_email",
+                "Send an email to a contact from the connected mailbox.",
+                domain="email",
+            ),
+            Tool(
+                "whoami",
+                "Tell which user and workspace this session acts as.",
+                domain="meta",
+                core=True,
+            ),
+        ],
+        core=["whoami"],
+    )
+    description = find_tools_definition("openai", catalog)["function"]["description"]
+    assert description.endswith("Behind it: 3 tools from 2 areas: relations, email.")
+    assert description.startswith(find_tools_description())
+    again = Catalog(list(catalog.tools), core=["whoami"])
+    assert json.dumps(find_tools_definition("gemini", catalog)) == json.dumps(
+        find_tools_definition("gemini", again)
+    )
+
+
+def test_the_description_names_a_fleets_largest_servers_within_its_bound() -> None:
+    servers = {
+        f"server_{i:03d}": [
+            {"name": f"tool_{j}", "description": f"Tool {j} of server {i}, which does a thing."}
+            for j in range(1 + i % 4)
+        ]
+        for i in range(120)
+    }
+    behind = tools_behind(catalog_from_mcp(servers))
+    total = sum(len(tools) for tools in servers.values())
+    assert behind.startswith(f"Behind it: {total} tools from 120 servers: server_003, server_007")
+    listed = behind.split(": ", 2)[2]
+    assert len(listed) <= BEHIND_LENGTH + len(" and 120 more.")
+    shown = listed.split(" and ")[0].split(", ")
+    assert listed.endswith(f" and {120 - len(shown)} more.")
+    assert tools_behind(catalog_from_mcp({"only": [{"name": "a", "description": "x" * 30}]})) == (
+        "Behind it: 1 tool from 1 server: only."
+    )
+
+
+def test_arguments_are_read_leniently() -> None:
+    assert capabilities_of({"capabilities": [" a ", "", "b", "a", 3]}) == ["a", "b"]
+    assert capabilities_of('{"capabilities": "one"}') == ["one"]
+    assert capabilities_of({"capability": "one"}) == ["one"]
+    assert capabilities_of({"query": "one"}) == ["one"]
+    assert capabilities_of("{not json") == []
+    assert capabilities_of(None) == []
 
 
 # --- answering a call ----------------------------------------------------------------------
@@ -105,14 +178,43 @@ async def test_answer_caps_at_five_and_excludes_bound_and_core() -> None:
     retriever = InMemoryRetriever(mode="bm25")
     bound = ["create_record", "delete_record"]
     answer = await answer_find_tools(
-        retriever, catalog, '{"capability": "create a record or a task"}', bound=bound
+        retriever, catalog, '{"capabilities": ["create a record or a task"]}', bound=bound
     )
     names = names_of(answer)
     assert len(names) == MAX_DISCOVERED_TOOLS
     assert names[0] == "create_task"
     assert not set(names) & {"create_record", "delete_record", "find_records", "inspect_schema"}
-    described = json.loads(answer)["tools"][0]
-    assert described == {"name": "create_task", "description": ROSTER["create_task"]}
+    entry = json.loads(answer)["results"][0]
+    assert entry["capability"] == "create a record or a task"
+    assert entry["tools"][0] == {"name": "create_task", "description": ROSTER["create_task"]}
+
+
+async def test_several_capabilities_each_get_their_own_tools_none_twice() -> None:
+    catalog = roster()
+    retriever = InMemoryRetriever(mode="bm25")
+    answer = await answer_find_tools(
+        retriever, catalog, {"capabilities": ["export CSV", "send an email", "export records"]}
+    )
+    results = json.loads(answer)["results"]
+    assert [r["capability"] for r in results] == ["export CSV", "send an email", "export records"]
+    assert names_of(answer, 0)[0] == "export_records"
+    assert names_of(answer, 1)[0] == "send_email"
+    every = [name for i in range(3) for name in names_of(answer, i)]
+    assert len(every) == len(set(every))
+    assert "export_records" not in names_of(answer, 2)
+    assert len(names_of(answer, 2)) == min(
+        MAX_DISCOVERED_TOOLS,
+        len(catalog.candidates) - len(set(names_of(answer, 0) + names_of(answer, 1))),
+    )
+
+
+async def test_more_capabilities_than_allowed_are_cut_and_said() -> None:
+    finder = ScriptedFinder([])
+    asked = [f"capability {i}" for i in range(MAX_CAPABILITIES + 2)]
+    payload = json.loads(await answer_find_tools(finder, roster(), {"capabilities": asked}))
+    assert [r["capability"] for r in payload["results"]] == asked[:MAX_CAPABILITIES]
+    assert str(MAX_CAPABILITIES) in payload["note"]
+    assert sorted(call[0] for call in finder.calls) == sorted(asked[:MAX_CAPABILITIES])
 
 
 async def test_answer_takes_a_dict_and_a_smaller_limit_but_never_more_than_five() -> None:
@@ -121,19 +223,27 @@ async def test_answer_takes_a_dict_and_a_smaller_limit_but_never_more_than_five(
     answer = await answer_find_tools(retriever, catalog, {"capability": "export CSV"}, limit=2)
     assert names_of(answer)[0] == "export_records"
     assert len(names_of(answer)) == 2
-    many = await answer_find_tools(retriever, catalog, {"capability": "record"}, limit=50)
+    many = await answer_find_tools(retriever, catalog, {"capabilities": ["record"]}, limit=50)
     assert len(names_of(many)) == MAX_DISCOVERED_TOOLS
 
 
 @pytest.mark.parametrize(
     "arguments",
-    ["{not json", "", "[1, 2]", '{"capability": 3}', '{"capability": "  "}', {"other": "x"}],
+    [
+        "{not json",
+        "",
+        "[1, 2]",
+        '{"capability": 3}',
+        '{"capabilities": ["  "]}',
+        '{"capabilities": []}',
+        {"other": "x"},
+    ],
 )
 async def test_bad_arguments_give_an_error_the_model_can_read(arguments: Any) -> None:
     answer = await answer_find_tools(InMemoryRetriever(mode="bm25"), roster(), arguments)
     payload = json.loads(answer)
-    assert "capability" in payload["error"]
-    assert payload["tools"] == []
+    assert "capabilities" in payload["error"]
+    assert payload["results"] == []
 
 
 class ScriptedFinder(InMemoryRetriever):
@@ -164,7 +274,7 @@ async def test_answer_filters_whatever_a_finder_returns() -> None:
     stranger = Tool("not_in_catalog", "A tool from somewhere else entirely, not this catalog.")
     finder = ScriptedFinder([catalog["find_records"], stranger, *catalog.candidates])
     answer = await answer_find_tools(
-        finder, catalog, {"capability": "anything"}, bound=["add_comment"]
+        finder, catalog, {"capabilities": ["anything"]}, bound=["add_comment"]
     )
     names = names_of(answer)
     assert names == ["create_record", "delete_record", "create_task", "create_field", "create_view"]
@@ -174,7 +284,7 @@ async def test_answer_filters_whatever_a_finder_returns() -> None:
 async def test_a_failing_finder_gives_an_error_payload() -> None:
     finder: Retriever = ScriptedFinder(None)
     payload = json.loads(await answer_find_tools(finder, roster(), {"capability": "x"}))
-    assert payload["tools"] == []
+    assert payload["results"] == []
     assert "unavailable" in payload["error"]
 
 
@@ -183,7 +293,7 @@ async def test_a_catalog_not_indexed_yet_says_search_is_not_available_yet(
 ) -> None:
     async with ToolRetrievalClient(database_url, embedder=BundledE5Embedder()) as client:
         payload = json.loads(await answer_find_tools(client, roster(), {"capability": "x y"}))
-    assert payload["tools"] == []
+    assert payload["results"] == []
     assert "not available yet" in payload["error"]
 
 
@@ -192,8 +302,8 @@ async def test_nothing_left_to_find_says_so() -> None:
     answer = await answer_find_tools(
         InMemoryRetriever(mode="bm25"), catalog, {"capability": "x"}, bound=catalog.names
     )
-    assert json.loads(answer)["tools"] == []
-    assert "no further tools" in json.loads(answer)["note"]
+    assert json.loads(answer)["results"][0]["tools"] == []
+    assert "no further tools" in json.loads(answer)["results"][0]["note"]
 
 
 @pytest.mark.slow
@@ -218,7 +328,8 @@ async def test_an_arabic_capability_finds_the_tool_with_the_bundled_model() -> N
 
 
 def found(*names: str) -> str:
-    return json.dumps({"tools": [{"name": n, "description": "..."} for n in names]})
+    tools = [{"name": n, "description": "..."} for n in names]
+    return json.dumps({"results": [{"capability": "x", "tools": tools}]})
 
 
 def chat_call(call_id: str, name: str = FIND_TOOLS_NAME) -> dict[str, Any]:

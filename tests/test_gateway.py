@@ -65,7 +65,9 @@ def structured(result: Any) -> dict[str, Any]:
 
 
 async def find(client: Client, capability: str) -> dict[str, Any]:
-    return structured(await client.call_tool("find_tools", {"capability": capability}))
+    """find_tools for one capability: the answer, its tools beside it."""
+    answer = structured(await client.call_tool("find_tools", {"capabilities": [capability]}))
+    return {**answer, "tools": answer["results"][0]["tools"]}
 
 
 async def until(client: Client, condition: Any) -> None:

@@ -33,6 +33,7 @@ from toolret.integrations.anthropic import (
     anthropic_tools,
     loaded_tool_names,
 )
+from toolret.retrieval._find_tools import tools_behind
 
 ARABIC = "احذف جهة الاتصال المكررة لشركة أكمي"
 
@@ -77,7 +78,7 @@ async def test_a_catalog_still_being_embedded_says_search_is_not_available_yet()
     embedder = GatedDocuments()
     async with InMemoryRetriever(embedder, k=3, time_budget=0.2) as retriever:
         result = await answer_anthropic_search(
-            retriever, crm_catalog(), {**use, "input": {"query": ARABIC}}
+            retriever, crm_catalog(), {**use, "input": {"capabilities": [ARABIC]}}
         )
         embedder.release.set()
     conforms(result, ToolResultBlockParam)
@@ -92,7 +93,9 @@ async def test_toolret_answers_the_search_in_arabic_through_the_sdk(
     tools = anthropic_tools(catalog)
     client = anthropic.AsyncAnthropic(base_url=server.url, api_key="test", max_retries=0)
     search = {"type": "tool_use", "id": "toolu_01", "name": SEARCH_TOOL_NAME}
-    server.reply(MESSAGES, anthropic_message([{**search, "input": {"query": ARABIC}}], "tool_use"))
+    server.reply(
+        MESSAGES, anthropic_message([{**search, "input": {"capabilities": [ARABIC]}}], "tool_use")
+    )
     server.reply(MESSAGES, anthropic_message([{"type": "text", "text": "Done."}]))
 
     messages: list[Any] = [{"role": "user", "content": ARABIC}]
@@ -129,12 +132,40 @@ async def test_a_second_search_skips_what_is_loaded(retriever: InMemoryRetriever
     catalog = crm_catalog()
     use = {"type": "tool_use", "id": "toolu_02", "name": SEARCH_TOOL_NAME}
     result = await answer_anthropic_search(
-        retriever, catalog, {**use, "input": {"query": ARABIC}}, bound=["delete_record"]
+        retriever, catalog, {**use, "input": {"capabilities": [ARABIC]}}, bound=["delete_record"]
     )
     assert "delete_record" not in [part.get("tool_name") for part in result["content"]]
     blank = await answer_anthropic_search(retriever, catalog, {**use, "input": {}})
     conforms(blank, ToolResultBlockParam)
     assert blank["is_error"] is True
+
+
+async def test_one_search_loads_tools_for_several_capabilities_none_twice(
+    retriever: InMemoryRetriever,
+) -> None:
+    catalog = crm_catalog()
+    asked = ["delete the duplicate contact", "export the contacts as CSV"]
+    use = {"type": "tool_use", "id": "toolu_04", "name": SEARCH_TOOL_NAME}
+    alone = [
+        await answer_anthropic_search(retriever, catalog, {**use, "input": {"capabilities": [c]}})
+        for c in asked
+    ]
+    both = await answer_anthropic_search(
+        retriever, catalog, {**use, "input": {"capabilities": asked}}
+    )
+    conforms(both, ToolResultBlockParam)
+    names = [part["tool_name"] for part in both["content"]]
+    assert len(names) == len(set(names))
+    firsts = [result["content"][0]["tool_name"] for result in alone]
+    assert names[0] == firsts[0]
+    assert firsts[1] in names
+
+
+def test_the_search_tool_says_what_lies_behind_it() -> None:
+    catalog = crm_catalog()
+    search = next(tool for tool in anthropic_tools(catalog) if tool["name"] == SEARCH_TOOL_NAME)
+    assert search["description"].endswith(tools_behind(catalog))
+    assert search["input_schema"]["required"] == ["capabilities"]
 
 
 async def test_the_preselection_is_a_search_round_appended_after_the_message(

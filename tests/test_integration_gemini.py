@@ -14,9 +14,12 @@ from tests.support.fake_gemini import FakeGemini
 from tests.support.tools import crm_catalog
 from toolret import discovered_tool_names, find_tools_definition
 from toolret.integrations.gemini import to_gemini
+from toolret.retrieval._find_tools import tools_behind
 from toolret.retrieval._transcript import is_human_message, latest_human_text
 
-FOUND = json.dumps({"tools": [{"name": "create_view", "description": "..."}]})
+FOUND = json.dumps(
+    {"results": [{"capability": "kanban", "tools": [{"name": "create_view", "description": "."}]}]}
+)
 
 
 @pytest.fixture
@@ -27,15 +30,16 @@ def gemini() -> Iterator[FakeGemini]:
 
 def test_declarations_are_function_declarations() -> None:
     catalog = crm_catalog()
-    declarations = [*to_gemini(catalog), find_tools_definition("gemini")]
+    declarations = [*to_gemini(catalog), find_tools_definition("gemini", catalog)]
     tool = types.Tool(function_declarations=declarations)
     assert [d.name for d in tool.function_declarations or []] == [*catalog.names, "find_tools"]
     finder = (tool.function_declarations or [])[-1]
-    assert finder.parameters_json_schema["required"] == ["capability"]
+    assert finder.parameters_json_schema["required"] == ["capabilities"]
+    assert (finder.description or "").endswith(tools_behind(catalog))
 
 
 def test_a_gemini_transcript_is_read_back() -> None:
-    call = types.FunctionCall(name="find_tools", args={"capability": "kanban"})
+    call = types.FunctionCall(name="find_tools", args={"capabilities": ["kanban"]})
     response = types.FunctionResponse(name="find_tools", response=json.loads(FOUND))
     contents = [
         types.Content(role="user", parts=[types.Part(text="Show the deals as a board")]),

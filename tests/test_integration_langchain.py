@@ -115,8 +115,8 @@ async def test_every_round_gets_core_plus_top_k_and_one_embedding(server: FakeLL
 
 
 async def test_find_tools_is_a_real_tool_answered_by_the_retriever(server: FakeLLM) -> None:
-    capability = {"capability": "show the deals as a kanban board"}
-    call = {"id": "call_1", "name": FIND_TOOLS_NAME, "arguments": capability}
+    capabilities = {"capabilities": ["show the deals as a kanban board"]}
+    call = {"id": "call_1", "name": FIND_TOOLS_NAME, "arguments": capabilities}
     server.reply(CHAT, chat_completion(tool_calls=[call]))
     server.reply(CHAT, chat_completion("Here is your board."))
     agent = agent_with(server, middleware_for(CountingEmbedder()))
@@ -124,7 +124,7 @@ async def test_find_tools_is_a_real_tool_answered_by_the_retriever(server: FakeL
     result = await agent.ainvoke({"messages": [{"role": "user", "content": ARABIC}]})
 
     answer = json.loads(result["messages"][2].content)
-    found = [entry["name"] for entry in answer["tools"]]
+    found = [entry["name"] for entry in answer["results"][0]["tools"]]
     assert "create_view" in found
     assert not {"find_records", "delete_record"} & set(found)  # what the call was sent
     first, second = map(sent_tools, server.bodies(CHAT))

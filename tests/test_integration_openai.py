@@ -3,6 +3,7 @@ real ``openai`` SDK against a local server speaking the Responses wire format.""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -37,6 +38,7 @@ from toolret.integrations.openai import (
     responses_loaded_tool_names,
     responses_tools,
 )
+from toolret.retrieval._find_tools import MAX_DISCOVERED_TOOLS, tools_behind
 
 TURKISH = "Yarın için müşteriyi arama görevi oluştur"
 
@@ -89,7 +91,9 @@ async def test_toolret_answers_a_client_tool_search_in_turkish_through_the_sdk(
     search = {"type": "tool_search_call", "id": "ts_1", "call_id": "call_1", "status": "completed"}
     server.reply(
         RESPONSES,
-        responses_response([{**search, "execution": "client", "arguments": {"query": TURKISH}}]),
+        responses_response(
+            [{**search, "execution": "client", "arguments": {"capabilities": [TURKISH]}}]
+        ),
     )
     call = {"type": "function_call", "id": "fc_1", "call_id": "call_2", "status": "completed"}
     server.reply(
@@ -125,9 +129,25 @@ async def test_toolret_answers_a_client_tool_search_in_turkish_through_the_sdk(
     assert second["input"][-1] == output
 
 
+async def test_one_search_loads_several_capabilities_within_their_namespaces(
+    retriever: InMemoryRetriever,
+) -> None:
+    catalog = mcp_catalog()
+    asked = ["delete the duplicate contact", TURKISH]
+    call = {"call_id": "call_5", "arguments": json.dumps({"capabilities": asked})}
+    output = await answer_responses_search(retriever, catalog, call)
+    conforms(output, ResponseToolSearchOutputItemParamParam)
+    loaded = responses_loaded_tool_names(catalog, [output])
+    assert len(loaded) == len(set(loaded)) > MAX_DISCOVERED_TOOLS
+    assert "work__create_task" in loaded
+    search = next(tool for tool in responses_tools(catalog) if tool["type"] == "tool_search")
+    assert search["description"].endswith(tools_behind(catalog))
+    assert search["parameters"]["required"] == ["capabilities"]
+
+
 async def test_no_query_loads_nothing(retriever: InMemoryRetriever) -> None:
     output = await answer_responses_search(
-        retriever, mcp_catalog(), {"call_id": "call_9", "arguments": {"query": " "}}
+        retriever, mcp_catalog(), {"call_id": "call_9", "arguments": {"capabilities": [" "]}}
     )
     conforms(output, ResponseToolSearchOutputItemParamParam)
     assert output["tools"] == []
@@ -147,7 +167,10 @@ def test_plain_function_tools_are_deferred_one_by_one() -> None:
 async def test_loaded_plain_functions_are_deferred_routed_and_remembered() -> None:
     catalog = Catalog(CRM_TOOLS)
     async with InMemoryRetriever(CountingEmbedder(), k=3, time_budget=60) as retriever:
-        call = {"call_id": "call_1", "arguments": {"query": "delete the duplicate contact"}}
+        call = {
+            "call_id": "call_1",
+            "arguments": {"capabilities": ["delete the duplicate contact"]},
+        }
         output = await answer_responses_search(retriever, catalog, call)
     conforms(output, ResponseToolSearchOutputItemParamParam)
     assert output["tools"]
@@ -166,10 +189,10 @@ async def test_namespaced_tools_loaded_by_a_search_are_named_as_the_catalog_name
 ) -> None:
     catalog = mcp_catalog()
     output = await answer_responses_search(retriever, catalog, {"call_id": "c", "arguments": {
-        "query": TURKISH}})  # fmt: skip
+        "capabilities": [TURKISH]}})  # fmt: skip
     loaded = responses_loaded_tool_names(catalog, [{"role": "user", "content": "x"}, output])
     assert "work__create_task" in loaded
     again = await answer_responses_search(
-        retriever, catalog, {"call_id": "d", "arguments": {"query": TURKISH}}, bound=loaded
+        retriever, catalog, {"call_id": "d", "arguments": {"capabilities": [TURKISH]}}, bound=loaded
     )
     assert not set(responses_loaded_tool_names(catalog, [again])) & set(loaded)

@@ -11,6 +11,7 @@ from arq.connections import create_pool
 
 from tests.support.tools import CRM_TOOLS, crm_catalog
 from toolret import BundledE5Embedder, Catalog, Tool
+from toolret._tool import parameter_text
 from toolret.errors import CatalogSourceError, ClientStateError, ConfigurationError
 from toolret.indexing._payload import PAYLOAD_VERSION, from_payload, to_payload
 from toolret.indexing._queue import (
@@ -54,18 +55,37 @@ def test_payload_is_plain_json_and_rebuilds_the_same_catalog() -> None:
         assert getattr(copy, field) == getattr(original, field), field
 
 
-def test_payload_leaves_schemas_and_definitions_behind() -> None:
+def test_payload_leaves_definitions_behind_and_carries_what_ranking_reads_of_schemas() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "recordId": {"type": "string", "description": "The record to attach it to"},
+            "file": {"type": "object", "properties": {"bytes": {"type": "string"}}},
+        },
+        "required": ["recordId"],
+    }
     tool = Tool(
         "attach_file",
         "Attach a file the user uploaded to a record so it appears in the record's files.",
-        input_schema={"type": "object"},
+        input_schema=schema,
         definition=object(),
     )
-    payload = to_payload(Catalog([tool]))
+    catalog = Catalog([tool, Tool("ping", "Check that the service is up and answering.")])
+    payload = json.loads(json.dumps(to_payload(catalog)))
     assert set(payload["tools"][0]) == {
         "name", "description", "keywords", "category", "domain", "core", "examples", "agents",
+        "parameters",
     }  # fmt: skip
-    assert from_payload(payload)["attach_file"].input_schema is None
+    assert payload["tools"][0]["parameters"] == {
+        "recordId": "The record to attach it to",
+        "file": "",
+    }
+    rebuilt = from_payload(payload)
+    assert rebuilt["attach_file"].definition is None
+    assert parameter_text(rebuilt["attach_file"]) == parameter_text(tool)
+    assert rebuilt["ping"].input_schema is None
+    for role in ("document", "query"):
+        assert rebuilt.corpus_hash(E5.model_id, role) == catalog.corpus_hash(E5.model_id, role)
 
 
 def test_payload_of_a_catalog_with_a_lower_description_minimum_rebuilds() -> None:

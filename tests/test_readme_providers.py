@@ -94,7 +94,7 @@ async def test_the_agent_service_answers_every_call_and_says_when_search_is_not_
 ) -> None:
     monkeypatch.setenv("DATABASE_URL", database_url)
     monkeypatch.setenv("TOOLRET_K", "12")
-    export = {"capability": "export the deals to a spreadsheet file"}
+    export = {"capabilities": ["export the deals to a spreadsheet file"]}
     calls = [
         {"id": "call_find", "name": "find_tools", "arguments": export},
         {"id": "call_read", "name": "find_records", "arguments": {"object": "contacts"}},
@@ -112,7 +112,8 @@ async def test_the_agent_service_answers_every_call_and_says_when_search_is_not_
         server.reply(CHAT, chat_completion(tool_calls=calls))
         server.reply(CHAT, chat_completion("Done."))
         assert await namespace["turn"](after, "Delete the duplicate contact") == "Done."
-    found = [tool["name"] for tool in json.loads(after[2]["content"])["tools"]]
+    answer = json.loads(after[2]["content"])["results"][0]
+    found = [tool["name"] for tool in answer["tools"]]
     assert "export_records" in found
     *_, first, second = server.bodies(CHAT)
     sent = [[tool["function"]["name"] for tool in body["tools"]] for body in (first, second)]
@@ -128,7 +129,7 @@ SEARCH = {
     "type": "tool_use",
     "id": "toolu_search",
     "name": "search_tools",
-    "input": {"query": ARABIC},
+    "input": {"capabilities": [ARABIC]},
 }
 READ = {"type": "tool_use", "id": "toolu_read", "name": "find_records", "input": {"object": "x"}}
 
@@ -204,7 +205,7 @@ async def test_the_former_anthropic_loop_is_refused(server: FakeLLM) -> None:
 async def test_the_responses_loop_keeps_reasoning_and_answers_every_call(server: FakeLLM) -> None:
     turkish = "Yarın için müşteriyi arama görevi oluştur"
     search = {"type": "tool_search_call", "id": "ts_1", "call_id": "call_s", "status": "completed",
-              "execution": "client", "arguments": {"query": turkish}}  # fmt: skip
+              "execution": "client", "arguments": {"capabilities": [turkish]}}  # fmt: skip
     read = {"type": "function_call", "id": "fc_1", "call_id": "call_r", "status": "completed",
             "name": "crm__find_records", "arguments": '{"q": "x"}'}  # fmt: skip
     task = {"type": "function_call", "id": "fc_2", "call_id": "call_t", "status": "completed",
@@ -239,7 +240,7 @@ async def test_the_gemini_loop_declares_what_find_tools_found(
     with FakeGemini() as gemini:
         monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", gemini.url)
         monkeypatch.setenv("GOOGLE_API_KEY", "test")
-        find = {"name": "find_tools", "args": {"capability": "show deals as a kanban board"}}
+        find = {"name": "find_tools", "args": {"capabilities": ["show deals as a kanban board"]}}
         gemini.reply_content([{"functionCall": find}, {"functionCall": {"name": "find_records",
                               "args": {"object": "deals"}}}])  # fmt: skip
         gemini.reply_content([{"text": "Here is the board."}])
@@ -287,7 +288,7 @@ def create_view(name: str) -> str:
 
 
 async def test_the_langchain_agent_runs_find_tools_as_a_real_tool(server: FakeLLM) -> None:
-    find = {"id": "call_1", "name": "find_tools", "arguments": {"capability": "a kanban board"}}
+    find = {"id": "call_1", "name": "find_tools", "arguments": {"capabilities": ["a kanban board"]}}
     read = {"id": "call_2", "name": "find_records", "arguments": {"query": "duplicates"}}
     server.reply(CHAT, chat_completion(tool_calls=[find, read]))
     server.reply(CHAT, chat_completion("Done."))

@@ -21,6 +21,7 @@ from toolret.embedders._e5 import BundledE5Embedder
 from toolret.feedback._sender import FEEDBACK_FUNCTION
 from toolret.indexing._queue import QUEUE_NAME, redis_settings
 from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._find_tools import find_tools_definition
 from toolret.service._app import create_app
 from toolret.service._catalogs import WRITER_ROLE, build_catalog
 from toolret.service._models import CatalogRegistration
@@ -105,13 +106,32 @@ async def test_find_tools_and_a_cache_stable_list_through_the_service(database_u
             )
         ).json()
         expected = await direct.find_tools(catalog, query, bound=["add_field"])
+        tools = [{"name": t.name, "description": t.description} for t in expected]
         assert found == {
-            "tools": [{"name": t.name, "description": t.description} for t in expected],
+            "results": [{"capability": query, "tools": tools, "reason": None}],
+            "tools": tools,
             "reason": None,
         }
         assert "add_field" not in [tool["name"] for tool in found["tools"]]
         blank = (await http.post("/v1/find_tools", json={"catalog": "crm", "query": " "})).json()
-        assert blank == {"tools": [], "reason": "blank_query"}
+        assert blank == {"results": [], "tools": [], "reason": "blank_query"}
+        asked = [query, "send an email to the contact"]
+        both = (
+            await http.post("/v1/find_tools", json={"catalog": "crm", "capabilities": asked})
+        ).json()
+        assert [r["capability"] for r in both["results"]] == asked
+        names = [tool["name"] for tool in both["tools"]]
+        assert len(names) == len(set(names)) == 10
+        best = (await direct.find_tools(catalog, query))[0].name
+        assert both["results"][0]["tools"][0]["name"] == best
+        too_many = await http.post(
+            "/v1/find_tools", json={"catalog": "crm", "capabilities": ["a"] * 6}
+        )
+        assert too_many.status_code == 422
+        definition = (await http.get("/v1/catalogs/crm/find_tools?shape=anthropic")).json()
+        assert definition == {"definition": find_tools_definition("anthropic", catalog)}
+        wrong = await http.get("/v1/catalogs/crm/find_tools?shape=cohere")
+        assert wrong.status_code == 422
 
         start = {"catalog": "crm", "message": MESSAGES[0], "k": 4, "bound": []}
         first = (await http.post("/v1/select", json=start)).json()
@@ -274,7 +294,11 @@ async def test_postgres_down_answers_200_full_and_narrows_again_once_it_is_back(
         assert len(down.json()["names"]) == 20
         found = await http.post("/v1/find_tools", json={"catalog": "crm", "query": "add a field"})
         assert found.status_code == 200
-        assert found.json() == {"tools": [], "reason": "store_error"}
+        assert found.json() == {
+            "results": [{"capability": "add a field", "tools": [], "reason": "store_error"}],
+            "tools": [],
+            "reason": "store_error",
+        }
         ready = await http.get("/readyz")
         assert ready.status_code == 503
         assert ready.json()["ready"] is False

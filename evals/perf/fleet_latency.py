@@ -15,7 +15,10 @@ For every eval message, interleaved so that load falls on all alike:
   sends), and the same forced to rank exactly;
 - ``select()`` end to end in dense and in hybrid mode, each message seen for the first time;
 - what ranking each clause of the message would add: one more embedding per clause
-  (``toolret.recall.studies._fleets.clauses``, sentences and "and"/"then", at least 3 words).
+  (``toolret.recall.studies._fleets.clauses``, sentences and "and"/"then", at least 3 words);
+- find_tools through the client (``toolret.retrieval._find_tools.find_each``) with one
+  capability and with three, each phrase new to the client: a
+  multi-capability call costs one query embedding per capability, ranked concurrently.
 
 The bar: hybrid ``select()`` p50 at most 1.1 × (embedding p50 + statement p50). Writes
 ``evals/out/bench_fleet.json``.
@@ -45,6 +48,7 @@ from toolret.embedders._e5 import BundledE5Embedder
 from toolret.indexing._run import index_catalog
 from toolret.recall.studies._fleets import SPLITTERS, clauses
 from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._find_tools import find_each
 from toolret.retrieval._hybrid import INCLUDE_LIMIT, lexical_hits
 from toolret.retrieval._lexical import catalog_index, tokenize
 from toolret.store._sql import EXACT_LIMIT, CatalogQuery
@@ -97,7 +101,7 @@ async def run(url: str, console: Console, rounds: int = ROUNDS) -> dict[str, Any
     raw = BundledE5Embedder()
     await raw.warm_up()
     splitter = SPLITTERS["sentences, and/then"]
-    names = ("embed", "statement", "select_1", "dense", "hybrid", "clauses")
+    names = ("embed", "statement", "select_1", "dense", "hybrid", "clauses", "find_1", "find_3")
     extra = ("hits_indexed", "hits_exact", "embed_words", "statement_words")
     samples: dict[str, list[float]] = {
         name: [] for name in (*names, *extra, "dense_words", "hybrid_words")
@@ -123,8 +127,9 @@ async def run(url: str, console: Console, rounds: int = ROUNDS) -> dict[str, Any
             async with (
                 ToolRetrievalClient(embedder=raw, store=store, mode="dense") as dense,
                 ToolRetrievalClient(embedder=raw, store=store, mode="hybrid") as hybrid,
+                ToolRetrievalClient(embedder=raw, store=store, mode="hybrid") as finder,
             ):
-                for client in (dense, hybrid):  # warm the pool and the statements
+                for client in (dense, hybrid, finder):  # warm the pool and the statements
                     await client.select(catalog, f"warm up the pool and the statements {round_}")
                 for i, message in enumerate(messages):
                     vector = await raw.embed_query(message)
@@ -137,6 +142,12 @@ async def run(url: str, console: Console, rounds: int = ROUNDS) -> dict[str, Any
                         ("hits_exact", lambda v=vector, h=asked: exact.rank(query, v, **h)),
                         ("dense", lambda m=message: dense.select(catalog, m)),
                         ("hybrid", lambda m=message: hybrid.select(catalog, m)),
+                    ]
+                    one = [f"{message} {round_}"]  # phrases the finder has not embedded
+                    three = [f"{message} ({part}) {round_}" for part in ("a", "b", "c")]
+                    steps += [
+                        ("find_1", lambda o=one: find_each(finder, catalog, o)),
+                        ("find_3", lambda t=three: find_each(finder, catalog, t)),
                     ]
                     turn = (i + round_) % len(steps)
                     for name, call in steps[turn:] + steps[:turn]:
@@ -171,6 +182,8 @@ async def run(url: str, console: Console, rounds: int = ROUNDS) -> dict[str, Any
     report["floor_p50_ms"] = floor
     report["dense_ratio"] = report["dense"]["p50_ms"] / floor
     report["hybrid_ratio"] = report["hybrid"]["p50_ms"] / floor
+    report["find_3_to_find_1"] = report["find_3"]["p50_ms"] / report["find_1"]["p50_ms"]
+    report["find_3_to_embeddings"] = report["find_3"]["p50_ms"] / (3 * report["embed"]["p50_ms"])
     words = report["embed_words"]["p50_ms"] + report["statement_words"]["p50_ms"]
     report["words_share"] = len(samples["hybrid_words"]) / len(samples["hybrid"])
     report["dense_ratio_words"] = report["dense_words"]["p50_ms"] / words
@@ -196,6 +209,8 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         ("hybrid_words", "select(), hybrid, messages sharing words with the fleet"),
         ("clauses", "per clause: the extra embeddings, every message"),
         ("clauses_when_split", "per clause: the extra embeddings, split messages"),
+        ("find_1", "find_tools, one capability (client, hybrid)"),
+        ("find_3", "find_tools, three capabilities in one call"),
     ):
         if report.get(name):
             table.add_row(label, f"{report[name]['p50_ms']:.2f}", f"{report[name]['p99_ms']:.2f}")
@@ -209,7 +224,9 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         f"{100 * report['multi_clause_share']:.0f}% of messages split into clauses "
         f"({report['clauses_mean_when_split']:.1f} on average). Messages sharing words with the "
         f"fleet ({100 * report['words_share']:.0f}%): hybrid {report['hybrid_ratio_words']:.3f}, "
-        f"dense {report['dense_ratio_words']:.3f} of their own floor."
+        f"dense {report['dense_ratio_words']:.3f} of their own floor. find_tools with three "
+        f"capabilities: {report['find_3_to_find_1']:.2f} x one capability, "
+        f"{report['find_3_to_embeddings']:.2f} x three query embeddings."
     )
 
 

@@ -15,6 +15,7 @@ operator opts in (``TOOLRET_FEEDBACK_TEXT=1``); never in spans or logs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,10 +23,11 @@ from typing import Any
 import numpy as np
 
 from toolret._catalog import Catalog
+from toolret.adapters._mcp import mcp_origin
 from toolret.embedders._base import Vector
 from toolret.retrieval._find_tools import FIND_TOOLS_NAME, discovered_tool_names
 from toolret.retrieval._selection import Selection
-from toolret.retrieval._transcript import current_turn, tool_calls
+from toolret.retrieval._transcript import ToolCall, current_turn, tool_calls
 
 __all__ = [
     "HIT",
@@ -128,7 +130,7 @@ def turn_feedback(
         discovered: list[str] = []
         finds = 0
     else:
-        called = called_tool_names(items)
+        called = called_tool_names(items, catalog)
         discovered = discovered_tool_names(items)
         finds = find_tools_call_count(items)
     bound_set = set(selection.names)
@@ -153,12 +155,33 @@ def turn_feedback(
     )
 
 
-def called_tool_names(messages: Iterable[Any]) -> list[str]:
+def called_tool_names(messages: Iterable[Any], catalog: Catalog | None = None) -> list[str]:
     """The tools the model called in the current turn (after the last human message), in order,
     without duplicates; find_tools itself excluded. Any transcript ``toolret.retrieval._transcript``
-    reads; anything malformed is skipped."""
-    names = (call.name for call in tool_calls(current_turn(messages)))
+    reads; anything malformed is skipped. With ``catalog``, a call an OpenAI Responses
+    namespace names (an MCP server's tool, called by its own name) is the catalog's
+    ``server__tool``."""
+    names = (_catalog_name(call, catalog) for call in tool_calls(current_turn(messages)))
     return list(dict.fromkeys(name for name in names if name != FIND_TOOLS_NAME))
+
+
+def _catalog_name(call: ToolCall, catalog: Catalog | None) -> str:
+    if catalog is None or call.namespace is None or call.name in catalog:
+        return call.name
+    for tool in catalog.tools:
+        origin = mcp_origin(tool)
+        if (
+            origin is not None
+            and origin[1] == call.name
+            and _namespace(origin[0]) == call.namespace
+        ):
+            return tool.name
+    return call.name
+
+
+def _namespace(server: str) -> str:
+    """A server's name as a Responses namespace (``toolret.integrations.openai.namespace_of``)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", server)
 
 
 def find_tools_call_count(messages: Iterable[Any]) -> int:

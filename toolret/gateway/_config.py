@@ -5,13 +5,18 @@
         "github": {"command": "github-mcp-server", "args": ["stdio"], "env": {"GITHUB_TOKEN": "…"}},
         "linear": {"url": "https://mcp.linear.app/mcp", "headers": {"Authorization": "Bearer …"}}
       },
-      "core": ["github__get_me"]
+      "core": ["github__get_me"],
+      "examples": "fleet.examples.toml"
     }
 
 A server with ``command`` is started as a child process and spoken to over stdio; one with
 ``url`` over streamable HTTP (``type`` may say ``stdio``, ``http`` or ``streamable-http``; the
 older SSE transport is refused). VS Code's ``servers`` key is read like ``mcpServers``.
 ``core`` names the upstream tools always exposed, as the catalog names them (``server__tool``).
+``examples`` gives example requests per tool (``server__tool``), inline or as the path of a
+side file (TOML or JSON, relative to the configuration file): what ``toolret examples suggest``
+wrote and a person kept. They apply to the tools of the servers that have listed; a name no
+server lists yet waits for it.
 """
 
 from __future__ import annotations
@@ -57,6 +62,8 @@ class GatewayConfig:
 
     upstreams: tuple[UpstreamConfig, ...]
     core: tuple[str, ...] = ()
+    examples: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Example requests by tool (``server__tool``)."""
 
 
 def read_config(path: str | Path) -> GatewayConfig:
@@ -67,13 +74,14 @@ def read_config(path: str | Path) -> GatewayConfig:
     except (OSError, ValueError) as error:
         raise ConfigurationError(f"cannot read the gateway's mcpServers {file}: {error}") from error
     try:
-        return parse_config(data)
+        return parse_config(data, base=file.parent)
     except ConfigurationError as error:
         raise ConfigurationError(f"{file}: {error}") from error
 
 
-def parse_config(data: Any) -> GatewayConfig:
-    """The configuration in ``data`` (the parsed JSON)."""
+def parse_config(data: Any, *, base: Path | None = None) -> GatewayConfig:
+    """The configuration in ``data`` (the parsed JSON); a relative examples path is read from
+    ``base`` (the configuration file's folder)."""
     if not isinstance(data, Mapping):
         raise ConfigurationError('expected a JSON object with "mcpServers"')
     servers = data.get("mcpServers", data.get("servers"))
@@ -83,7 +91,29 @@ def parse_config(data: Any) -> GatewayConfig:
     core = data.get("core", [])
     if not isinstance(core, list) or not all(isinstance(name, str) for name in core):
         raise ConfigurationError('"core" must be a list of tool names (server__tool)')
-    return GatewayConfig(upstreams, tuple(core))
+    return GatewayConfig(upstreams, tuple(core), _examples(data.get("examples"), base))
+
+
+def _examples(value: Any, base: Path | None) -> dict[str, tuple[str, ...]]:
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        from toolret.adapters._source import load_examples
+        from toolret.errors import CatalogSourceError
+
+        path = Path(value) if base is None or Path(value).is_absolute() else base / value
+        try:
+            return load_examples(path)
+        except CatalogSourceError as error:
+            raise ConfigurationError(f'"examples": {error}') from error
+    if not isinstance(value, Mapping) or not all(
+        isinstance(texts, list) and all(isinstance(t, str) for t in texts)
+        for texts in value.values()
+    ):
+        raise ConfigurationError(
+            '"examples" must map tool names (server__tool) to lists of requests, or name a file'
+        )
+    return {str(name): tuple(texts) for name, texts in value.items()}
 
 
 def _upstream(name: str, entry: Any) -> UpstreamConfig:

@@ -23,7 +23,8 @@ from toolret.adapters._mcp import catalog_from_mcp, mcp_origin, mcp_tool_name
 from toolret.errors import CatalogError
 from toolret.gateway._config import GatewayConfig
 from toolret.gateway._upstream import PING_INTERVAL, RETRY, State, Upstream, UpstreamUnavailable
-from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, Reason, discover
+from toolret.retrieval._find_tools import CAPABILITIES_SCHEMA, MAX_CAPABILITIES, tools_behind
+from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, Reason, discover_each
 
 if TYPE_CHECKING:
     from mcp import types
@@ -38,9 +39,10 @@ FIND_TOOLS = "find_tools"
 CALL_TOOL = "call_tool"
 FIND_TOOLS_DESCRIPTION = (
     "Find tools. You see a few tools; many more are available from the servers behind this "
-    "gateway. Describe the capability you need in plain language, in any language: what you "
+    "gateway. Describe each capability you need in plain language, in any language: what you "
     "want to do, not a tool name (for example 'open a pull request' or 'أرسل رسالة إلى الفريق'). "
-    f"Up to {MAX_DISCOVERED_TOOLS} matching tools are returned with their input schemas; call "
+    f"Ask for every capability your plan still needs in one call, up to {MAX_CAPABILITIES}; up "
+    f"to {MAX_DISCOVERED_TOOLS} matching tools each are returned with their input schemas; call "
     "one through call_tool."
 )
 CALL_TOOL_DESCRIPTION = (
@@ -102,19 +104,12 @@ class Gateway:
                 continue
             listed = tool.definition.tool
             exposed.append(listed.model_copy(update={"name": tool.name}))
-        capability = {
-            "type": "string",
-            "description": "The capability you need, in plain language (any language)",
-        }
+        behind = "" if self.catalog is None else f" {tools_behind(self.catalog)}"
         exposed.append(
             types.Tool(
                 name=FIND_TOOLS,
-                description=FIND_TOOLS_DESCRIPTION,
-                input_schema={
-                    "type": "object",
-                    "properties": {"capability": capability},
-                    "required": ["capability"],
-                },
+                description=FIND_TOOLS_DESCRIPTION + behind,
+                input_schema=json.loads(json.dumps(CAPABILITIES_SCHEMA)),
             )
         )
         exposed.append(
@@ -133,42 +128,70 @@ class Gateway:
         )
         return exposed
 
-    async def find_tools(self, capability: str) -> dict[str, Any]:
-        """find_tools' answer: up to ``MAX_DISCOVERED_TOOLS`` tools with their input schemas,
-        best first, none core and none of a server that is down; the servers that are down; and,
-        when nothing could be searched, why."""
+    async def find_tools(self, capabilities: list[str]) -> dict[str, Any]:
+        """find_tools' answer: per capability (up to ``MAX_CAPABILITIES``), up to
+        ``MAX_DISCOVERED_TOOLS`` tools with their input schemas, best first, none core, none of a
+        server that is down and none repeated across capabilities; the servers that are down;
+        and, when nothing could be searched, why."""
         catalog = self.catalog
         unavailable = [
             {"server": u.name, "error": u.error or "not connected yet"}
             for u in self.upstreams.values()
             if u.state is not State.UP
         ]
-        answer: dict[str, Any] = {"tools": [], "unavailable": unavailable}
+        asked = capabilities[:MAX_CAPABILITIES]
+        answer: dict[str, Any] = {
+            "results": [{"capability": c, "tools": []} for c in asked],
+            "unavailable": unavailable,
+        }
         if catalog is None:
             answer["reason"] = "no upstream server has listed its tools yet"
             return answer
         down = {u.name for u in self.upstreams.values() if u.state is not State.UP}
         skip = {tool.name for tool in catalog if _server(tool) in down}
-        found = await discover(
+        depth = MAX_DISCOVERED_TOOLS * len(asked)
+        found = await discover_each(
             catalog,
-            capability,
-            lambda text: self.client.rank(catalog, text, MAX_DISCOVERED_TOOLS, exclude=skip),
+            asked,
+            lambda text: self.client.rank(catalog, text, depth, exclude=skip),
             bound=skip,
             time_budget=self.client.time_budget,
         )
-        answer["tools"] = [
-            {
-                "name": tool.name,
-                "description": tool.description,
-                "inputSchema": dict(tool.input_schema or {"type": "object"}),
-            }
-            for tool in found
-        ]
-        if not found and found.reason is not None:
-            answer["reason"] = found.reason.value
-            if found.reason is Reason.NOT_INDEXED:
-                answer["note"] = "the tool index is still being built; ask again shortly"
+        for result, tools in zip(answer["results"], found, strict=True):
+            result["tools"] = [
+                {
+                    "name": tool.name,
+                    "description": tool.description,
+                    "inputSchema": dict(tool.input_schema or {"type": "object"}),
+                }
+                for tool in tools
+            ]
+        if not any(found):
+            reason = next((tools.reason for tools in found if tools.reason is not None), None)
+            if reason is not None:
+                answer["reason"] = reason.value
+                if reason is Reason.NOT_INDEXED:
+                    answer["note"] = "the tool index is still being built; ask again shortly"
+        if len(capabilities) > len(asked):
+            answer["note"] = (
+                f"only the first {MAX_CAPABILITIES} capabilities were searched; ask again for "
+                "the rest"
+            )
         return answer
+
+    async def report_miss(self, capability: str, shown: set[str], called: str) -> bool:
+        """Report that ``capability`` needed ``called`` though find_tools showed ``shown``: a
+        miss the worker learns from when the client learns (``TOOLRET_LEARN``, ``REDIS_URL``);
+        the capability's vector is the one its search embedded. Never raises."""
+        catalog = self.catalog
+        if catalog is None or called not in catalog:
+            return False
+        from toolret.retrieval._selection import Mode, Selection
+
+        selection = Selection(catalog.subset(shown), Mode.NARROWED)
+        return await self.client.report_turn(
+            catalog, selection, [called], message=capability, k=MAX_DISCOVERED_TOOLS
+        )
 
     async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         """Route a call to the upstream that has ``name``; an error result (never an
@@ -223,8 +246,9 @@ class Gateway:
             return self.catalog
         names = {mcp_tool_name(server, t.name) for server, tools in listings.items() for t in tools}
         core = [name for name in self.config.core if name in names]
+        examples = {name: texts for name, texts in self.config.examples.items() if name in names}
         try:
-            return catalog_from_mcp(listings, core=core)
+            return catalog_from_mcp(listings, core=core, examples=examples)
         except CatalogError as error:
             log.error("toolret gateway: the upstream tools cannot form a catalog: %s", error)
             return self.catalog

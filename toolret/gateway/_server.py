@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolret.gateway._gateway import CALL_TOOL, FIND_TOOLS, Gateway, error_result, json_result
+from toolret.retrieval._find_tools import capabilities_of
 
 if TYPE_CHECKING:
     from mcp import types
@@ -36,6 +37,11 @@ if TYPE_CHECKING:
 __all__ = ["Downstream", "http_app", "run_stdio"]
 
 log = logging.getLogger("toolret.gateway")
+
+Searched = list[tuple[str, set[str]]]
+"""One find_tools call: each capability and the names it returned."""
+MAX_SEARCHES = 8
+"""find_tools calls a session keeps between two call_tool calls."""
 
 INSTRUCTIONS = (
     "This server stands in front of many MCP servers. Use the tools listed directly when they "
@@ -54,6 +60,10 @@ class Downstream:
         self.gateway = gateway
         self.bus = InMemorySubscriptionBus()
         self._legacy: weakref.WeakSet[ServerSession] = weakref.WeakSet()
+        self._searches: weakref.WeakKeyDictionary[object, list[Searched]] = (
+            weakref.WeakKeyDictionary()
+        )
+        """Per connection, the find_tools calls since its last call_tool (``learn_from_call``)."""
         self.server: Server[Any] = Server(
             "toolret-gateway",
             instructions=INSTRUCTIONS,
@@ -86,18 +96,47 @@ class Downstream:
         self._remember(ctx)
         arguments = params.arguments or {}
         if params.name == FIND_TOOLS:
-            capability = arguments.get("capability")
-            if not isinstance(capability, str) or not capability.strip():
-                return error_result('call find_tools with {"capability": "<what you need>"}')
-            return json_result(await self.gateway.find_tools(capability))
+            capabilities = capabilities_of(arguments)
+            if not capabilities:
+                return error_result(
+                    'call find_tools with {"capabilities": ["<what you need>", ...]}'
+                )
+            answer = await self.gateway.find_tools(capabilities)
+            searched = self._searches.setdefault(_connection(ctx), [])
+            searched.append(
+                [(r["capability"], {t["name"] for t in r["tools"]}) for r in answer["results"]]
+            )
+            del searched[:-MAX_SEARCHES]
+            return json_result(answer)
         if params.name == CALL_TOOL:
             name, inner = arguments.get("name"), arguments.get("arguments", {})
             if not isinstance(name, str) or not isinstance(inner, dict):
                 return error_result(
                     'call call_tool with {"name": "<a name find_tools gave>", "arguments": {...}}'
                 )
+            await self.learn_from_call(_connection(ctx), name)
             return await self.gateway.call(name, inner)
         return await self.gateway.call(params.name, params.arguments)
+
+    async def learn_from_call(self, connection: object, name: str) -> int:
+        """When a connection calls ``name`` after find_tools calls that did not return it and a
+        later one that did (the model rephrased until it found the tool), report each earlier
+        capability as a miss of ``name`` (``Gateway.report_miss``); then forget the
+        connection's searches. How many were reported. A connection of the older protocol (before
+        2026) is one client's; under the 2026 protocol, and over stateless HTTP, every request
+        stands alone, so nothing is learned there."""
+        searched = self._searches.pop(connection, [])
+        found_at = next(
+            (i for i, call in enumerate(searched) if any(name in names for _, names in call)),
+            None,
+        )
+        if found_at is None:
+            return 0
+        reported = 0
+        for call in searched[:found_at]:
+            for capability, names in call:
+                reported += await self.gateway.report_miss(capability, names, name)
+        return reported
 
     def _remember(self, ctx: ServerRequestContext[Any]) -> None:
         """Keep a session of the older protocol, to notify it on its own connection."""
@@ -125,6 +164,12 @@ async def run_stdio(gateway: Gateway) -> None:
         upstreams.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await upstreams
+
+
+def _connection(ctx: ServerRequestContext[Any]) -> object:
+    """The client connection a request came on: the SDK makes a ``ServerSession`` per request
+    and keeps the connection behind it (not public; the session itself where it is absent)."""
+    return getattr(ctx.session, "_connection", None) or ctx.session
 
 
 def http_app(

@@ -1,9 +1,11 @@
 """A catalog as plain data, so it can travel inside a reindex job.
 
 The worker never imports the application that asks for a reindex: the tools' retrieval fields
-(name, description, keywords, category, domain, core, examples, agents) travel in the job as
-JSON-compatible data, so any service can ask. Input schemas and provider definitions stay
-behind — nothing is embedded from them.
+(name, description, keywords, category, domain, core, examples, agents, and of the input
+schema what documents read: each top-level parameter and its description,
+``toolret._tool.parameter_text``) travel in the job as JSON-compatible data, so any service
+can ask. The rest of a schema, and provider definitions, stay behind: nothing is embedded
+from them.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class ToolPayload(TypedDict):
     core: bool
     examples: list[str]
     agents: list[str]
+    parameters: dict[str, str]
+    """Each top-level parameter of the input schema and its description ("" for none)."""
 
 
 class CatalogPayload(TypedDict):
@@ -57,6 +61,7 @@ def to_payload(catalog: Catalog) -> CatalogPayload:
                 "core": tool.core,
                 "examples": list(tool.examples),
                 "agents": list(tool.agents),
+                "parameters": _parameters(tool),
             }
             for tool in catalog.tools
         ],
@@ -87,6 +92,7 @@ def from_payload(payload: Mapping[str, Any]) -> Catalog:
                 core=bool(item.get("core", False)),
                 examples=tuple(item.get("examples", ())),
                 agents=tuple(item.get("agents", ())),
+                input_schema=_schema(item.get("parameters") or {}),
             )
             for item in payload["tools"]
         ]
@@ -94,3 +100,22 @@ def from_payload(payload: Mapping[str, Any]) -> Catalog:
     except (KeyError, TypeError) as error:
         raise CatalogSourceError(f"malformed reindex payload: {error!r}") from error
     return Catalog(tools, domain_rank=domain_rank, min_description_length=0)
+
+
+def _parameters(tool: Tool) -> dict[str, str]:
+    properties = (tool.input_schema or {}).get("properties")
+    if not isinstance(properties, Mapping):
+        return {}
+    out = {}
+    for key, spec in properties.items():
+        described = spec.get("description") if isinstance(spec, Mapping) else None
+        out[str(key)] = described if isinstance(described, str) else ""
+    return out
+
+
+def _schema(parameters: Mapping[str, str]) -> dict[str, Any] | None:
+    """The input schema ``parameter_text`` reads the same parameters from."""
+    if not parameters:
+        return None
+    properties = {key: {"description": text} if text else {} for key, text in parameters.items()}
+    return {"type": "object", "properties": properties}

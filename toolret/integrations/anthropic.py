@@ -37,6 +37,7 @@ returned (they are the SDK's request types).
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -45,8 +46,15 @@ from toolret._catalog import Catalog
 from toolret.adapters._anthropic import to_anthropic
 from toolret.errors import ConfigurationError
 from toolret.retrieval._base import Retriever
-from toolret.retrieval._find_tools import unavailable_message
-from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason, Selection
+from toolret.retrieval._find_tools import (
+    CAPABILITIES_SCHEMA,
+    MAX_CAPABILITIES,
+    capabilities_of,
+    find_each,
+    tools_behind,
+    unavailable_message,
+)
+from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, Selection
 from toolret.retrieval._transcript import blocks, field, loaded_by_anthropic
 
 __all__ = [
@@ -66,30 +74,27 @@ TOOL_CHANGES_BETA = "mid-conversation-tool-changes-2026-07-01"
 
 SEARCH_TOOL_DESCRIPTION = (
     "Search for more tools. Most of your tools are not loaded yet; call this when you need a "
-    "capability none of your loaded tools offers. Describe the capability in plain language, in "
-    "any language: what you want to do, not a tool name (for example 'link two records' or "
-    f"'أضف حقلا إلى الكائن'). Up to {MAX_DISCOVERED_TOOLS} matching tools are loaded and "
+    "capability none of your loaded tools offers. Describe each capability in plain language, "
+    "in any language: what you want to do, not a tool name (for example 'link two records' or "
+    f"'أضف حقلا إلى الكائن'). Ask for every capability your plan still needs in one call, up to "
+    f"{MAX_CAPABILITIES}; up to {MAX_DISCOVERED_TOOLS} matching tools each are loaded and "
     "callable from your next step."
 )
 _NO_MATCH = "No further tools match; rephrase the capability, or use the tools you have."
 _CACHE = {"type": "ephemeral"}
 
 
-def search_tool_definition(name: str = SEARCH_TOOL_NAME) -> dict[str, Any]:
-    """toolret's search tool, as an Anthropic client tool (never deferred)."""
+def search_tool_definition(
+    name: str = SEARCH_TOOL_NAME, catalog: Catalog | None = None
+) -> dict[str, Any]:
+    """toolret's search tool, as an Anthropic client tool (never deferred): find_tools'
+    arguments (``capabilities``), and with ``catalog`` what lies behind it in its
+    description (``toolret.retrieval._find_tools.tools_behind``)."""
+    behind = "" if catalog is None else f" {tools_behind(catalog)}"
     return {
         "name": name,
-        "description": SEARCH_TOOL_DESCRIPTION,
-        "input_schema": {
-            "type": "object",
-            "properties": {
-                "query": {
-                    "type": "string",
-                    "description": "The capability you need, in plain language (any language).",
-                }
-            },
-            "required": ["query"],
-        },
+        "description": SEARCH_TOOL_DESCRIPTION + behind,
+        "input_schema": json.loads(json.dumps(CAPABILITIES_SCHEMA)),
     }
 
 
@@ -105,7 +110,7 @@ def anthropic_tools(
     deferred = [
         {**definition, "defer_loading": True} for definition in to_anthropic(catalog.candidates)
     ]
-    search = search_tool_definition(search_tool_name)
+    search = search_tool_definition(search_tool_name, catalog)
     if cache:
         search["cache_control"] = dict(_CACHE)
     return [*eager, search, *deferred]
@@ -120,30 +125,32 @@ async def answer_anthropic_search(
     limit: int = MAX_DISCOVERED_TOOLS,
 ) -> dict[str, Any]:
     """The ``tool_result`` block for a ``tool_use`` of the search tool: ``tool_reference``
-    blocks for the best matches (any language), none core or already ``bound`` (the tools the
-    conversation has loaded: ``loaded_tool_names(messages)``).
+    blocks for the best matches of each capability asked (any language), capability by
+    capability, none core or already ``bound`` (the tools the conversation has loaded:
+    ``loaded_tool_names(messages)``), none twice.
 
-    ``tool_use`` is the SDK's ``ToolUseBlock`` or its dict. A blank query, no match, a catalog
+    ``tool_use`` is the SDK's ``ToolUseBlock`` or its dict. No capability, no match, a catalog
     not indexed yet or a failing finder give a text result the model can act on; this never
     raises.
     """
     tool_use_id = str(field(tool_use, "id") or "")
     arguments = field(tool_use, "input")
-    query = arguments.get("query") if isinstance(arguments, Mapping) else None
-    if not isinstance(query, str) or not query.strip():
-        return _text_result(tool_use_id, 'call with {"query": "<the capability you need>"}', True)
+    capabilities = capabilities_of(arguments if isinstance(arguments, Mapping) else None)
+    if not capabilities:
+        return _text_result(
+            tool_use_id, 'call with {"capabilities": ["<a capability you need>", ...]}', True
+        )
     skip = {*bound, *(tool.name for tool in catalog.core)}
-    try:
-        found = await finder.find_tools(catalog, query, bound=skip, limit=limit)
-    except Exception:
-        found = FoundTools(reason=Reason.INTERNAL_ERROR)
-    unavailable = unavailable_message(found)
+    found = await find_each(
+        finder, catalog, capabilities[:MAX_CAPABILITIES], bound=skip, limit=limit
+    )
+    names = [tool.name for tools in found for tool in tools]
+    if names:
+        return _references(tool_use_id, names)
+    unavailable = next((m for m in map(unavailable_message, found) if m is not None), None)
     if unavailable is not None:
         return _text_result(tool_use_id, unavailable[0].upper() + unavailable[1:] + ".", True)
-    names = [tool.name for tool in found if tool.name in catalog and tool.name not in skip]
-    return (
-        _references(tool_use_id, names[:limit]) if names else _text_result(tool_use_id, _NO_MATCH)
-    )
+    return _text_result(tool_use_id, _NO_MATCH)
 
 
 def anthropic_preselection(
@@ -189,7 +196,7 @@ def anthropic_preselection(
         "type": "tool_use",
         "id": tool_use_id,
         "name": search_tool_name,
-        "input": {"query": query},
+        "input": {"capabilities": [query]},
     }
     return [
         {"role": "assistant", "content": [call]},

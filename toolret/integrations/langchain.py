@@ -32,10 +32,10 @@ from toolret.adapters._source import CatalogOptions
 from toolret.errors import ConfigurationError
 from toolret.retrieval._base import Retriever
 from toolret.retrieval._find_tools import (
-    FIND_TOOLS_DESCRIPTION,
     FIND_TOOLS_NAME,
     answer_find_tools,
     discovered_tool_names,
+    find_tools_description,
 )
 from toolret.retrieval._selection import Mode, Reason, Selection
 from toolret.retrieval._stable import StableToolList
@@ -166,29 +166,30 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
         held = _names(state.get(STATE_KEY)) if self.stable else []
         return held or await self.select(list(state.get("messages", [])))
 
-    async def _find_tools(self, capability: str, state: Mapping[str, Any]) -> str:
+    async def _find_tools(self, capabilities: list[str], state: Mapping[str, Any]) -> str:
         return await answer_find_tools(
             self.retriever,
             self.catalog,
-            {"capability": capability},
+            {"capabilities": capabilities},
             bound=await self.bound(state),
         )
 
     def _find_tools_tool(self) -> BaseTool:
-        """find_tools as a LangChain tool: ``capability`` from the model, the agent state
-        injected (``ToolRuntime``) for what is already bound."""
+        """find_tools as a LangChain tool: ``capabilities`` from the model, the agent state
+        injected (``ToolRuntime``) for what is already bound; its description says what lies
+        behind it."""
 
-        async def find_tools(capability: str, runtime: ToolRuntime) -> str:
-            return await self._find_tools(capability, runtime.state)
+        async def find_tools(capabilities: list[str], runtime: ToolRuntime) -> str:
+            return await self._find_tools(capabilities, runtime.state)
 
-        def find_tools_sync(capability: str, runtime: ToolRuntime) -> str:
-            return self._run(self._find_tools(capability, runtime.state))
+        def find_tools_sync(capabilities: list[str], runtime: ToolRuntime) -> str:
+            return self._run(self._find_tools(capabilities, runtime.state))
 
         return StructuredTool.from_function(
             func=find_tools_sync,
             coroutine=find_tools,
             name=FIND_TOOLS_NAME,
-            description=FIND_TOOLS_DESCRIPTION,
+            description=find_tools_description(self.catalog),
         )
 
     async def _grown(self, state: ToolretState) -> list[str]:

@@ -48,8 +48,14 @@ from toolret._tool import Tool
 from toolret.adapters._mcp import SEPARATOR, McpOrigin
 from toolret.adapters._openai import to_openai
 from toolret.retrieval._base import Retriever
-from toolret.retrieval._find_tools import unavailable_message
-from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason
+from toolret.retrieval._find_tools import (
+    CAPABILITIES_SCHEMA,
+    MAX_CAPABILITIES,
+    capabilities_of,
+    find_each,
+    tools_behind,
+)
+from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS
 from toolret.retrieval._transcript import field, search_outputs
 
 __all__ = [
@@ -64,29 +70,24 @@ __all__ = [
 
 SEARCH_DESCRIPTION = (
     "Search for more tools. Most tools are not loaded yet; search when you need a capability "
-    "none of your loaded tools offers. Describe it in plain language, in any language: what you "
-    f"want to do, not a tool name. Up to {MAX_DISCOVERED_TOOLS} matching tools are loaded."
+    "none of your loaded tools offers. Describe each capability in plain language, in any "
+    "language: what you want to do, not a tool name. Ask for every capability your plan still "
+    f"needs in one search, up to {MAX_CAPABILITIES}; up to {MAX_DISCOVERED_TOOLS} matching "
+    "tools each are loaded."
 )
-SEARCH_PARAMETERS: Mapping[str, Any] = {
-    "type": "object",
-    "properties": {
-        "query": {
-            "type": "string",
-            "description": "The capability you need, in plain language (any language).",
-        }
-    },
-    "required": ["query"],
-    "additionalProperties": False,
-}
+SEARCH_PARAMETERS: Mapping[str, Any] = CAPABILITIES_SCHEMA
+"""find_tools' arguments (``capabilities``), the same in every provider's shape."""
 _INVALID = re.compile(r"[^A-Za-z0-9_-]")
 
 
-def tool_search_definition() -> dict[str, Any]:
-    """toolret's search, as a client-executed ``tool_search`` tool."""
+def tool_search_definition(catalog: Catalog | None = None) -> dict[str, Any]:
+    """toolret's search, as a client-executed ``tool_search`` tool; with ``catalog``, its
+    description says what lies behind it (``toolret.retrieval._find_tools.tools_behind``)."""
+    behind = "" if catalog is None else f" {tools_behind(catalog)}"
     return {
         "type": "tool_search",
         "execution": "client",
-        "description": SEARCH_DESCRIPTION,
+        "description": SEARCH_DESCRIPTION + behind,
         "parameters": json.loads(json.dumps(SEARCH_PARAMETERS)),
     }
 
@@ -120,7 +121,7 @@ def responses_tools(
     eager = [_top_level(definition) for definition in to_openai(catalog.core, "responses")]
     descriptions = _descriptions(catalog, namespace_descriptions)
     deferred = _definitions(catalog.candidates, namespaces, descriptions)
-    return [*eager, tool_search_definition(), *deferred]
+    return [*eager, tool_search_definition(catalog), *deferred]
 
 
 async def answer_responses_search(
@@ -133,23 +134,19 @@ async def answer_responses_search(
     namespaces: bool = True,
     namespace_descriptions: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The ``tool_search_output`` item for a ``tool_search_call``: the best matches for its
-    query (any language), none core or already ``bound`` (the tools the conversation has
-    loaded: ``responses_loaded_tool_names``), as deferred definitions to load (MCP tools inside
-    their server's namespace). ``call`` is the SDK's ``ResponseToolSearchCall`` or its dict.
-    No match, bad arguments, a catalog not indexed yet or a failing finder load nothing (the
-    item has no field to say why; the finder logs it); this never raises."""
-    query = _query(field(call, "arguments"))
+    """The ``tool_search_output`` item for a ``tool_search_call``: the best matches for each
+    capability it asks (any language, up to ``limit`` each), none core or already ``bound``
+    (the tools the conversation has loaded: ``responses_loaded_tool_names``), as deferred
+    definitions to load (MCP tools inside their server's namespace). ``call`` is the SDK's
+    ``ResponseToolSearchCall`` or its dict. No match, bad arguments, a catalog not indexed yet
+    or a failing finder load nothing (the item has no field to say why; the finder logs it);
+    this never raises."""
+    capabilities = capabilities_of(_arguments(field(call, "arguments")))
     skip = {*bound, *(tool.name for tool in catalog.core)}
-    found: list[Tool] = []
-    if query:
-        try:
-            found = await finder.find_tools(catalog, query, bound=skip, limit=limit)
-        except Exception:
-            found = FoundTools(reason=Reason.INTERNAL_ERROR)
-    if unavailable_message(found) is not None:
-        found = []
-    tools = [t for t in found if t.name in catalog and t.name not in skip][:limit]
+    found = await find_each(
+        finder, catalog, capabilities[:MAX_CAPABILITIES], bound=skip, limit=limit
+    )
+    tools = [tool for each in found for tool in each]
     return {
         "type": "tool_search_output",
         "call_id": field(call, "call_id"),
@@ -248,11 +245,5 @@ def _top_level(definition: dict[str, Any]) -> dict[str, Any]:
     return {**definition, "strict": definition.get("strict")}
 
 
-def _query(arguments: Any) -> str | None:
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments)
-        except ValueError:
-            return None
-    query = arguments.get("query") if isinstance(arguments, Mapping) else None
-    return query.strip() if isinstance(query, str) and query.strip() else None
+def _arguments(arguments: Any) -> str | Mapping[str, Any] | None:
+    return arguments if isinstance(arguments, str | Mapping) else None

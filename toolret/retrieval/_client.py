@@ -204,6 +204,7 @@ class ToolRetrievalClient(Retriever):
         *,
         message: str | None = None,
         learn: bool | None = None,
+        k: int | None = None,
     ) -> bool:
         """Tell the worker what a turn needed against what ``selection`` bound; never raises.
 
@@ -211,8 +212,10 @@ class ToolRetrievalClient(Retriever):
         tools the model called. Fire-and-forget through the worker's queue, with the query
         vector this client already computed (``toolret.feedback._sender``); nothing when
         ``REDIS_URL`` is unset. ``learn`` (default ``TOOLRET_LEARN``) opts this catalog into
-        learned example vectors. True if the report was queued. It also ends the turn: the
-        message asked again afterwards is ranked afresh (``toolret.retrieval._reuse``).
+        learned example vectors; ``k`` is how many tools ``selection`` ranked (default this
+        client's; find_tools answers rank five). True if the report was queued. It also ends
+        the turn: the message asked again afterwards is ranked afresh
+        (``toolret.retrieval._reuse``).
         """
         try:
             items = list(transcript)
@@ -229,7 +232,7 @@ class ToolRetrievalClient(Retriever):
                 selection,
                 items,
                 embedder=self.embedder,
-                k=self.k,
+                k=self.k if k is None else k,
                 message=text,
                 learn=self._settings.learn if learn is None else learn,
                 keep_text=self._settings.feedback_text,

@@ -1,24 +1,41 @@
 """find_tools: the model widens its own tool set when a plan needs more than it was sent.
 
-Bind ``find_tools_definition(shape)`` with the selection. When the model calls it with a
-capability phrase (any language), ``answer_find_tools`` returns up to ``MAX_DISCOVERED_TOOLS``
-matching tools not already bound, as the JSON of the tool result. On the next step the agent
-binds the tools ``discovered_tool_names(messages)`` reads back from the transcript: discoveries
-are a pure function of the current turn's messages, so they reset with every human message and
-never accumulate in stored state.
+Bind ``find_tools_definition(shape, catalog)`` with the selection: its description says what
+lies behind it (``tools_behind``: how many tools, from which servers or areas), so the model
+knows when to ask. The model calls it with one or several capabilities in plain language (any
+language); ``answer_find_tools`` ranks each and returns up to ``MAX_DISCOVERED_TOOLS`` tools
+not already bound per capability, none repeated across them, as the JSON of the tool result:
+
+    {"capabilities": ["link two records", "send the summary by email"]}
+    -> {"results": [{"capability": "link two records", "tools": [{"name", "description"}, ...]},
+                    {"capability": "send the summary by email", "tools": [...]}]}
+
+On the next step the agent binds the tools ``discovered_tool_names(messages)`` reads back from
+the transcript: discoveries are a pure function of the current turn's messages, so they reset
+with every human message and never accumulate in stored state. Each capability costs one query
+embedding; they are ranked concurrently, each within the finder's time budget.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from toolret._catalog import Catalog
 from toolret._tool import Tool
+from toolret.adapters._mcp import mcp_origin
 from toolret.retrieval._base import Retriever
-from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason
+from toolret.retrieval._selection import (
+    MAX_CAPABILITIES,
+    MAX_DISCOVERED_TOOLS,
+    FoundTools,
+    Reason,
+    assign_found,
+)
 from toolret.retrieval._transcript import (
     current_turn,
     field,
@@ -28,12 +45,19 @@ from toolret.retrieval._transcript import (
 )
 
 __all__ = [
+    "BEHIND_LENGTH",
+    "CAPABILITIES_SCHEMA",
     "FIND_TOOLS_NAME",
+    "MAX_CAPABILITIES",
     "MAX_DISCOVERED_TOOLS",
     "FindToolsShape",
     "answer_find_tools",
+    "capabilities_of",
     "discovered_tool_names",
+    "find_each",
     "find_tools_definition",
+    "find_tools_description",
+    "tools_behind",
     "unavailable_message",
 ]
 
@@ -44,30 +68,83 @@ FindToolsShape = Literal["openai", "openai_responses", "anthropic", "gemini", "m
 
 FIND_TOOLS_DESCRIPTION = (
     "Find more tools. The tools you have are a selection from a larger set; call this when you "
-    "need a capability none of them offers. Describe the capability in plain language, in any "
+    "need a capability none of them offers. Describe each capability in plain language, in any "
     "language: what you want to do, not a tool name (for example 'link two records' or "
-    f"'أضف حقلا إلى الكائن'). Up to {MAX_DISCOVERED_TOOLS} matching tools are returned, and they "
-    "become callable from your next step."
+    f"'أضف حقلا إلى الكائن'). Ask for every capability your plan still needs in one call, up to "
+    f"{MAX_CAPABILITIES}; each gets up to {MAX_DISCOVERED_TOOLS} matching tools, callable from "
+    "your next step."
 )
-_SCHEMA: Mapping[str, Any] = {
+BEHIND_LENGTH = 400
+"""The most characters ``tools_behind`` spends naming servers or areas."""
+CAPABILITIES_SCHEMA: Mapping[str, Any] = {
     "type": "object",
     "properties": {
-        "capability": {
-            "type": "string",
-            "description": "The capability you need, in plain language (any language).",
+        "capabilities": {
+            "type": "array",
+            "items": {"type": "string"},
+            "minItems": 1,
+            "maxItems": MAX_CAPABILITIES,
+            "description": "One short phrase per capability you need, in plain language "
+            "(any language).",
         }
     },
-    "required": ["capability"],
+    "required": ["capabilities"],
     "additionalProperties": False,
 }
+"""The arguments of find_tools, and of toolret's search tool in every provider's shape."""
+_NO_MATCH = "no further tools match; rephrase the capability or use the tools you have"
 
 
-def find_tools_definition(shape: FindToolsShape = "openai") -> dict[str, Any]:
+def tools_behind(catalog: Catalog) -> str:
+    """What lies behind find_tools, in one sentence: how many tools, and the MCP servers (else
+    the domains) they come from, the largest first, named within ``BEHIND_LENGTH`` characters.
+    A pure function of the catalog, so a definition built from it is byte-stable."""
+    candidates = catalog.candidates
+    if not candidates:
+        return "Behind it: no further tools."
+    servers = [mcp_origin(tool) for tool in candidates]
+    by_server = any(origin is not None for origin in servers)
+    groups = Counter(
+        origin[0] if origin is not None else tool.domain if not by_server else ""
+        for origin, tool in zip(servers, candidates, strict=True)
+    )
+    named = sorted((name for name in groups if name), key=lambda name: (-groups[name], name))
+    text = f"Behind it: {_count(len(candidates), 'tool')}"
+    if not named:
+        return text + "."
+    kind = "server" if by_server else "area"
+    shown: list[str] = []
+    used = 0
+    for name in named:
+        if used + len(name) + 2 > BEHIND_LENGTH:
+            break
+        shown.append(name)
+        used += len(name) + 2
+    rest = len(named) - len(shown)
+    listing = ", ".join(shown) + (f" and {rest} more" if rest else "")
+    return f"{text} from {_count(len(named), kind)}: {listing}."
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def find_tools_description(catalog: Catalog | None = None) -> str:
+    """find_tools' description, with what lies behind it when ``catalog`` is given."""
+    if catalog is None:
+        return FIND_TOOLS_DESCRIPTION
+    return f"{FIND_TOOLS_DESCRIPTION} {tools_behind(catalog)}"
+
+
+def find_tools_definition(
+    shape: FindToolsShape = "openai", catalog: Catalog | None = None
+) -> dict[str, Any]:
     """The find_tools definition to bind: ``openai`` (Chat Completions), ``openai_responses``,
     ``anthropic``, ``gemini`` (a ``FunctionDeclaration``, its schema as JSON Schema) or ``mcp``
-    (a ``tools/list`` entry). A fresh dict each call."""
-    schema = json.loads(json.dumps(_SCHEMA))
-    fields = {"name": FIND_TOOLS_NAME, "description": FIND_TOOLS_DESCRIPTION}
+    (a ``tools/list`` entry). With ``catalog``, the description names what lies behind it
+    (``tools_behind``). A fresh dict each call; the same bytes for the same catalog."""
+    schema = json.loads(json.dumps(CAPABILITIES_SCHEMA))
+    fields = {"name": FIND_TOOLS_NAME, "description": find_tools_description(catalog)}
     if shape == "openai":
         return {"type": "function", "function": {**fields, "parameters": schema}}
     if shape == "openai_responses":
@@ -98,6 +175,38 @@ def unavailable_message(found: list[Tool]) -> str | None:
     return "tool search is unavailable right now; continue with the tools you have"
 
 
+async def find_each(
+    finder: Retriever,
+    catalog: Catalog,
+    capabilities: Sequence[str],
+    *,
+    bound: Iterable[str] = (),
+    limit: int = MAX_DISCOVERED_TOOLS,
+) -> list[FoundTools]:
+    """Up to ``limit`` tools per capability, best first, none already ``bound``, none core, and
+    none listed for an earlier capability (each capability gets its own ``limit`` tools). The
+    capabilities are ranked concurrently; one that fails comes back empty with the reason
+    (``FoundTools.reason``). Never raises."""
+    skip = set(bound)
+    wanted = limit * len(capabilities)  # enough for each to keep ``limit`` after the earlier
+
+    async def one(capability: str) -> FoundTools:
+        try:
+            found = await finder.find_tools(catalog, capability, bound=skip, limit=wanted)
+        except Exception as error:
+            log.warning("toolret: find_tools failed: %r", error)
+            return FoundTools(reason=Reason.INTERNAL_ERROR)
+        kept = [
+            catalog[t.name]
+            for t in found
+            if t.name in catalog and t.name not in skip and not catalog[t.name].core
+        ]
+        return FoundTools(kept, found.reason if isinstance(found, FoundTools) else None)
+
+    answers = await asyncio.gather(*(one(capability) for capability in capabilities))
+    return assign_found(answers, limit)
+
+
 async def answer_find_tools(
     finder: Retriever,
     catalog: Catalog,
@@ -106,37 +215,62 @@ async def answer_find_tools(
     bound: Iterable[str] = (),
     limit: int = MAX_DISCOVERED_TOOLS,
 ) -> str:
-    """The tool result for a find_tools call: ``{"tools": [{"name", "description"}, ...]}``.
+    """The tool result for a find_tools call: ``{"results": [{"capability", "tools": [{"name",
+    "description"}, ...]}, ...]}``, one entry per capability asked, in order.
 
-    ``arguments`` is the call's arguments (JSON text or a dict). At most ``limit``
-    (≤ ``MAX_DISCOVERED_TOOLS``) tools, none already ``bound``, none core. Bad arguments or a
-    failing finder give a JSON ``{"error": ...}`` the model can read and act on; this never
-    raises.
+    ``arguments`` is the call's arguments (JSON text or a dict): ``{"capabilities": [...]}``,
+    or one ``capability`` string. At most ``limit``
+    (≤ ``MAX_DISCOVERED_TOOLS``) tools a capability, none already
+    ``bound``, none core (``find_each``); a capability with none gets a ``note``. Bad arguments,
+    or no search able to run, give a JSON ``{"error": ...}`` the model can read and act on;
+    this never raises.
     """
-    capability = _capability(arguments)
-    if capability is None:
-        return _error('call find_tools with {"capability": "<what you need, in plain language>"}')
-    skip = set(bound)
+    capabilities = capabilities_of(arguments)
+    if not capabilities:
+        return _error(
+            'call find_tools with {"capabilities": ["<what you need, in plain language>", ...]}'
+        )
     limit = max(0, min(limit, MAX_DISCOVERED_TOOLS))
-    try:
-        found = await finder.find_tools(catalog, capability, bound=skip, limit=limit)
-    except Exception as error:
-        log.warning("toolret: find_tools failed: %r", error)
-        found = FoundTools(reason=Reason.INTERNAL_ERROR)
-    unavailable = unavailable_message(found)
-    if unavailable is not None:
-        return _error(unavailable)
-    tools = [
-        t for t in found if t.name in catalog and t.name not in skip and not catalog[t.name].core
-    ]
-    payload: dict[str, Any] = {
-        "tools": [{"name": t.name, "description": t.description} for t in tools[:limit]]
-    }
-    if not payload["tools"]:
+    asked = capabilities[:MAX_CAPABILITIES]
+    found = await find_each(finder, catalog, asked, bound=bound, limit=limit)
+    if all(not tools for tools in found):
+        unavailable = next((m for m in map(unavailable_message, found) if m is not None), None)
+        if unavailable is not None:
+            return _error(unavailable)
+    results = []
+    for capability, tools in zip(asked, found, strict=True):
+        entry: dict[str, Any] = {
+            "capability": capability,
+            "tools": [{"name": t.name, "description": t.description} for t in tools],
+        }
+        if not tools:
+            entry["note"] = unavailable_message(tools) or _NO_MATCH
+        results.append(entry)
+    payload: dict[str, Any] = {"results": results}
+    if len(capabilities) > len(asked):
         payload["note"] = (
-            "no further tools match; rephrase the capability or use the tools you have"
+            f"only the first {MAX_CAPABILITIES} capabilities were searched; ask again for the rest"
         )
     return json.dumps(payload, ensure_ascii=False)
+
+
+def capabilities_of(arguments: str | Mapping[str, Any] | None) -> list[str]:
+    """The capabilities a find_tools (or search tool) call asks for, in order, blank ones and
+    repeats dropped: ``capabilities`` (a list, or one string), else ``capability`` or ``query``
+    (one string). JSON text or a dict; anything else gives none."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except ValueError:
+            return []
+    if not isinstance(arguments, Mapping):
+        return []
+    given = arguments.get("capabilities")
+    if given is None:
+        given = arguments.get("capability", arguments.get("query"))
+    items = [given] if isinstance(given, str) else given if isinstance(given, list) else []
+    phrases = (item.strip() for item in items if isinstance(item, str))
+    return list(dict.fromkeys(phrase for phrase in phrases if phrase))
 
 
 def discovered_tool_names(messages: Iterable[Any]) -> list[str]:
@@ -161,24 +295,22 @@ def discovered_tool_names(messages: Iterable[Any]) -> list[str]:
     return list(names)
 
 
-def _capability(arguments: str | Mapping[str, Any]) -> str | None:
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except ValueError:
-            return None
-    if not isinstance(arguments, Mapping):
-        return None
-    capability = arguments.get("capability")
-    return capability.strip() if isinstance(capability, str) and capability.strip() else None
-
-
 def _error(message: str) -> str:
-    return json.dumps({"error": message, "tools": []}, ensure_ascii=False)
+    return json.dumps({"error": message, "results": []}, ensure_ascii=False)
 
 
 def _names_in(payload: Any) -> list[str]:
-    tools = field(payload, "tools") if isinstance(payload, Mapping) else None
-    if not isinstance(tools, list):
+    """The tool names of a find_tools result: each capability's ``tools``, or a bare
+    ``tools`` list (the gateway's results carry input schemas beside the names)."""
+    if not isinstance(payload, Mapping):
         return []
-    return [name for tool in tools if isinstance(name := field(tool, "name"), str) and name]
+    results = field(payload, "results")
+    lists = [field(r, "tools") for r in results] if isinstance(results, list) else []
+    lists.append(field(payload, "tools"))
+    return [
+        name
+        for tools in lists
+        if isinstance(tools, list)
+        for tool in tools
+        if isinstance(name := field(tool, "name"), str) and name
+    ]

@@ -16,7 +16,7 @@ import dataclasses
 import heapq
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
@@ -35,6 +35,7 @@ from toolret.retrieval import _tokens as tokens
 __all__ = [
     "DEFAULT_K",
     "DEFAULT_TIME_BUDGET",
+    "MAX_CAPABILITIES",
     "MAX_DISCOVERED_TOOLS",
     "TIE_SLACK",
     "FailOpenLog",
@@ -45,7 +46,9 @@ __all__ = [
     "Reason",
     "Selection",
     "SelectionPolicy",
+    "assign_found",
     "discover",
+    "discover_each",
     "full_roster",
     "narrow",
     "passthrough",
@@ -209,8 +212,10 @@ class KeptSelections(Protocol):
 
 
 MAX_DISCOVERED_TOOLS = 5
-"""find_tools returns at most this many: by then the model names a capability it knows it needs,
-so precision beats recall, and it can always ask again."""
+"""find_tools returns at most this many a capability: by then the model names a capability it
+knows it needs, so precision beats recall, and it can always ask again."""
+MAX_CAPABILITIES = 5
+"""find_tools ranks at most this many capabilities a call, one query embedding each."""
 
 
 class FoundTools(list[Tool]):
@@ -247,6 +252,54 @@ async def discover(
         return FoundTools(reason=Reason.NOT_INDEXED)
     names = top_k(catalog, ranking.scores, limit, exclude=bound)
     return FoundTools(catalog[name] for name in names)
+
+
+def assign_found(answers: Sequence[FoundTools], limit: int) -> list[FoundTools]:
+    """Each capability's answer cut to ``limit``, no tool under two capabilities. Slots are
+    dealt round by round (every capability's best, then every one's second, …), so a tool two
+    capabilities both rank goes to the one that ranks it higher (the earlier on a tie), and an
+    earlier capability cannot take a later one's best; reasons kept."""
+    taken: set[str] = set()
+    kept: list[list[Tool]] = [[] for _ in answers]
+    cursors = [0] * len(answers)
+    for _ in range(limit):
+        for i, found in enumerate(answers):
+            while cursors[i] < len(found) and found[cursors[i]].name in taken:
+                cursors[i] += 1
+            if cursors[i] < len(found) and len(kept[i]) < limit:
+                kept[i].append(found[cursors[i]])
+                taken.add(found[cursors[i]].name)
+                cursors[i] += 1
+    return [FoundTools(tools, found.reason) for tools, found in zip(kept, answers, strict=True)]
+
+
+async def discover_each(
+    catalog: Catalog,
+    capabilities: Sequence[str],
+    rank: RankFunction,
+    *,
+    bound: Iterable[str] = (),
+    limit: int = MAX_DISCOVERED_TOOLS,
+    time_budget: float = DEFAULT_TIME_BUDGET,
+) -> list[FoundTools]:
+    """``discover`` for several capabilities at once, ranked concurrently (each within
+    ``time_budget``): up to ``limit`` tools each, none repeated across them (``assign_found``).
+    ``rank`` must rank at least ``limit`` × the number of capabilities deep."""
+    skip = set(bound)
+    answers = await asyncio.gather(
+        *(
+            discover(
+                catalog,
+                capability,
+                rank,
+                bound=skip,
+                limit=limit * len(capabilities),
+                time_budget=time_budget,
+            )
+            for capability in capabilities
+        )
+    )
+    return assign_found(answers, limit)
 
 
 async def select_guarded(

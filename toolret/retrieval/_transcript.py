@@ -52,11 +52,13 @@ _ASSISTANT = ("assistant", "ai", "model")
 @dataclass(frozen=True)
 class ToolCall:
     """One call the model made: its id (None where the shape has none, as Gemini's often),
-    the tool's name and its arguments as sent (a dict, or JSON text)."""
+    the tool's name and its arguments as sent (a dict, or JSON text), and the namespace an
+    OpenAI Responses call names (an MCP tool's server, ``toolret.integrations.openai``)."""
 
     id: str | None
     name: str
     arguments: Any
+    namespace: str | None = None
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,13 @@ def _calls(item: Any) -> Iterator[ToolCall]:
 
 def _each_call(item: Any) -> Iterator[ToolCall]:
     if field(item, "type") == "function_call" and isinstance(field(item, "name"), str):
-        yield ToolCall(_id(field(item, "call_id")), field(item, "name"), field(item, "arguments"))
+        namespace = field(item, "namespace")
+        yield ToolCall(
+            _id(field(item, "call_id")),
+            field(item, "name"),
+            field(item, "arguments"),
+            namespace if isinstance(namespace, str) and namespace else None,
+        )
     if (field(item, "role") or field(item, "type")) not in _ASSISTANT:
         return
     for call in _list(field(item, "tool_calls")):

@@ -21,7 +21,7 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -29,7 +29,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from toolret.errors import StoreError
-from toolret.retrieval._selection import Mode, Selection, discover, reason_for
+from toolret.retrieval._selection import (
+    MAX_DISCOVERED_TOOLS,
+    Mode,
+    Selection,
+    discover_each,
+    reason_for,
+)
 from toolret.service._auth import TokenTable
 from toolret.service._catalogs import CatalogRegistry
 from toolret.service._http import ApiError, parse, read_json
@@ -155,6 +161,7 @@ def create_app(
             Route("/v1/select", route(_select), methods=["POST"]),
             Route("/v1/find_tools", route(_find_tools), methods=["POST"]),
             Route("/v1/catalogs/{name}", route(_register), methods=["POST"]),
+            Route("/v1/catalogs/{name}/find_tools", route(_definition), methods=["GET"]),
             Route("/v1/feedback", route(_feedback), methods=["POST"]),
             Route("/healthz", route(_healthz), methods=["GET"]),
             Route("/readyz", route(_readyz), methods=["GET"]),
@@ -193,29 +200,51 @@ async def _select(service: Service, request: Request) -> Response:
 
 
 async def _find_tools(service: Service, request: Request) -> Response:
+    from toolret.retrieval._find_tools import capabilities_of
+
     grant = service.tokens.grant(request.headers.get("authorization"))
     body = parse(FindToolsRequest, await read_json(request, service.settings.max_body_bytes))
     grant.check(body.catalog)
     catalog = await service.registry.get(body.catalog)
     client = service.client
     exclude = set(body.bound)
-    found = await discover(  # what client.find_tools runs, keeping why nothing was found
+    asked = capabilities_of(body.model_dump(include={"capabilities", "query"}, exclude_none=True))
+    depth = MAX_DISCOVERED_TOOLS * max(1, len(asked))
+    found = await discover_each(  # what client.find_tools runs, keeping why nothing was found
         catalog,
-        body.query,
-        lambda text: client.rank(catalog, text, body.limit, exclude=exclude),
+        asked,
+        lambda text: client.rank(catalog, text, depth, exclude=exclude),
         bound=exclude,
         limit=body.limit,
         time_budget=client.time_budget,
     )
-    reason = found.reason.value if found.reason is not None else None
-    if not found and reason is None and not body.query.strip():
+    reasons = [tools.reason.value if tools.reason is not None else None for tools in found]
+    reason = None if any(found) else next((r for r in reasons if r is not None), None)
+    if not asked:
         reason = "blank_query"
-    return JSONResponse(
-        {
-            "tools": [{"name": tool.name, "description": tool.description} for tool in found],
-            "reason": reason,
-        }
-    )
+    listed = [[{"name": t.name, "description": t.description} for t in tools] for tools in found]
+    results = [
+        {"capability": capability, "tools": tools, "reason": why}
+        for capability, tools, why in zip(asked, listed, reasons, strict=True)
+    ]
+    every = [tool for tools in listed for tool in tools]
+    return JSONResponse({"results": results, "tools": every, "reason": reason})
+
+
+async def _definition(service: Service, request: Request) -> Response:
+    from toolret.retrieval._find_tools import FindToolsShape, find_tools_definition
+
+    grant = service.tokens.grant(request.headers.get("authorization"))
+    name = request.path_params["name"]
+    grant.check(name)
+    shape = request.query_params.get("shape", "openai")
+    shapes: dict[str, FindToolsShape] = {s: s for s in get_args(FindToolsShape)}
+    if shape not in shapes:
+        raise ApiError(
+            422, "invalid_request", f"shape is one of {', '.join(shapes)}", field="shape"
+        )
+    catalog = await service.registry.get(name)
+    return JSONResponse({"definition": find_tools_definition(shapes[shape], catalog)})
 
 
 async def _register(service: Service, request: Request) -> Response:

@@ -13,9 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "CATALOG_NAME",
+    "CapabilityResult",
     "CatalogRegistration",
     "FeedbackRequest",
     "FeedbackResponse",
+    "FindToolsDefinition",
     "FindToolsRequest",
     "FindToolsResponse",
     "FoundTool",
@@ -67,12 +69,20 @@ class SelectResponse(BaseModel):
 
 
 class FindToolsRequest(_Body):
-    """``POST /v1/find_tools``: tools for a capability the model asked for."""
+    """``POST /v1/find_tools``: tools for the capabilities the model asked for (the arguments
+    of its find_tools call: ``capabilities``, or one ``query``)."""
 
     catalog: CatalogName
-    query: str = Field(description="The capability, in plain language (any language)")
+    capabilities: list[str] | None = Field(
+        None,
+        max_length=5,
+        description="The capabilities, in plain language (any language), up to 5; each is "
+        "ranked on its own",
+        examples=[["link two records", "send the summary by email"]],
+    )
+    query: str | None = Field(None, description="One capability, instead of capabilities")
     bound: list[str] = Field(default_factory=list, description="Names already bound: left out")
-    limit: int = Field(5, ge=1, le=5, description="At most this many tools")
+    limit: int = Field(5, ge=1, le=5, description="At most this many tools a capability")
 
 
 class FoundTool(BaseModel):
@@ -80,11 +90,29 @@ class FoundTool(BaseModel):
     description: str
 
 
-class FindToolsResponse(BaseModel):
-    """Up to ``limit`` tools, best first; ``reason`` says why there are none when search failed."""
+class CapabilityResult(BaseModel):
+    """One capability's tools, best first; ``reason`` when it could not be searched."""
 
+    capability: str
     tools: list[FoundTool]
     reason: str | None = None
+
+
+class FindToolsResponse(BaseModel):
+    """Per capability asked, in order, up to ``limit`` tools, none repeated across capabilities
+    (``results``); every tool found, in that order (``tools``); ``reason`` says why there are
+    none when no search could run."""
+
+    results: list[CapabilityResult]
+    tools: list[FoundTool]
+    reason: str | None = None
+
+
+class FindToolsDefinition(BaseModel):
+    """``GET /v1/catalogs/{name}/find_tools?shape=…``: the find_tools definition to bind for
+    this catalog, in the provider's shape, its description naming what lies behind it."""
+
+    definition: dict[str, Any]
 
 
 class CatalogRegistration(_Body):

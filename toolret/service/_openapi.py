@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS
+from toolret.retrieval._selection import MAX_CAPABILITIES, MAX_DISCOVERED_TOOLS
 from toolret.service import _models as models
 
 __all__ = ["ERROR_SCHEMA", "openapi_document"]
@@ -57,6 +57,7 @@ def openapi_document(version: str) -> dict[str, Any]:
         models.SelectResponse,
         models.FindToolsRequest,
         models.FindToolsResponse,
+        models.FindToolsDefinition,
         models.CatalogRegistration,
         models.RegistrationResponse,
         models.FeedbackRequest,
@@ -94,7 +95,8 @@ def openapi_document(version: str) -> dict[str, Any]:
                 extra=_LOOKUP_ERRORS,
             ),
             "/v1/find_tools": _post(
-                f"Up to {MAX_DISCOVERED_TOOLS} tools for a capability phrase, none already bound",
+                f"Up to {MAX_DISCOVERED_TOOLS} tools for each capability phrase (up to "
+                f"{MAX_CAPABILITIES} of them), none already bound and none repeated across them",
                 "FindToolsRequest",
                 "FindToolsResponse",
                 extra=_LOOKUP_ERRORS,
@@ -122,6 +124,7 @@ def openapi_document(version: str) -> dict[str, Any]:
                     }
                 ],
             },
+            "/v1/catalogs/{name}/find_tools": _definition_path(),
             "/v1/feedback": _post(
                 "Report what a turn called against what its selection bound",
                 "FeedbackRequest",
@@ -188,6 +191,46 @@ def _get(summary: str, response: str, *, unavailable: bool = False) -> dict[str,
     if unavailable:
         responses["503"] = {"description": "Not ready", "content": content}
     return {"get": {"summary": summary, "security": [], "responses": responses}}
+
+
+def _definition_path() -> dict[str, Any]:
+    """``GET /v1/catalogs/{name}/find_tools?shape=…``."""
+    shapes = ["openai", "openai_responses", "anthropic", "gemini", "mcp"]
+    errors = {"401": "No valid token", "403": "The token may not use this name", **_LOOKUP_ERRORS}
+    errors["422"] = "An unknown shape"
+    return {
+        "get": {
+            "summary": "The find_tools definition to bind for this catalog, in a provider's "
+            "shape; its description names what lies behind it",
+            "parameters": [
+                {
+                    "name": "name",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string", "pattern": models.CATALOG_NAME},
+                },
+                {
+                    "name": "shape",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"enum": shapes, "default": "openai"},
+                },
+            ],
+            "responses": {
+                "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": _ref("FindToolsDefinition")}},
+                },
+                **{
+                    status: {
+                        "description": description,
+                        "content": {"application/json": {"schema": _ref("Error")}},
+                    }
+                    for status, description in sorted(errors.items())
+                },
+            },
+        }
+    }
 
 
 def _ref(name: str) -> dict[str, str]:

@@ -13,29 +13,34 @@ import type { Catalog, FoundTools } from "./types.js";
 import { currentTurn, field, resultPayload, toolCalls, toolResults } from "./transcript.js";
 
 export const FIND_TOOLS_NAME = "find_tools";
-/** find_tools returns at most this many tools. */
+/** find_tools returns at most this many tools a capability. */
 export const MAX_DISCOVERED_TOOLS = 5;
+/** find_tools ranks at most this many capabilities a call. */
+export const MAX_CAPABILITIES = 5;
 
 /** Where the definition goes: Chat Completions, Responses, Anthropic, Gemini, or MCP. */
 export type FindToolsShape = "openai" | "openai_responses" | "anthropic" | "gemini" | "mcp";
 
 const DESCRIPTION =
   "Find more tools. The tools you have are a selection from a larger set; call this when you " +
-  "need a capability none of them offers. Describe the capability in plain language, in any " +
+  "need a capability none of them offers. Describe each capability in plain language, in any " +
   "language: what you want to do, not a tool name (for example 'link two records' or " +
-  "'أضف حقلا إلى الكائن'). Up to 5 matching tools are returned, and they become callable from " +
-  "your next step.";
+  "'أضف حقلا إلى الكائن'). Ask for every capability your plan still needs in one call, up to " +
+  "5; each gets up to 5 matching tools, callable from your next step.";
 
 function schema() {
   return {
     type: "object" as const,
     properties: {
-      capability: {
-        type: "string" as const,
-        description: "The capability you need, in plain language (any language).",
+      capabilities: {
+        type: "array" as const,
+        items: { type: "string" as const },
+        minItems: 1,
+        maxItems: MAX_CAPABILITIES,
+        description: "One short phrase per capability you need, in plain language (any language).",
       },
     },
-    required: ["capability"],
+    required: ["capabilities"],
     additionalProperties: false as const,
   };
 }
@@ -100,11 +105,13 @@ export function unavailableMessage(found: FoundTools): string | null {
 }
 
 /**
- * The tool result for a find_tools call: `{"tools": [{"name", "description"}, ...]}` as JSON
- * text.
+ * The tool result for a find_tools call: `{"results": [{"capability", "tools": [{"name",
+ * "description"}, ...]}, ...]}` as JSON text, one entry per capability asked, in order.
  *
- * `args` is the call's arguments (JSON text or an object). At most `limit` (≤ 5) tools, none
- * already `bound`, none core (when `catalog` says which are). Bad arguments or a failing search
+ * `args` is the call's arguments (JSON text or an object): `{"capabilities": [...]}`, or one
+ * `capability` string. At most `limit` (≤ 5) tools a capability, none already `bound`, none core
+ * (when `catalog` says which are), none under two capabilities (slots dealt round by round, as
+ * in Python); a capability with none gets a `note`. Bad arguments, or no search able to run,
  * give a JSON `{"error": ...}` the model can read and act on; this never throws.
  */
 export async function answerFindTools(
@@ -113,29 +120,59 @@ export async function answerFindTools(
   args: unknown,
   options: { bound?: Iterable<string>; limit?: number } = {},
 ): Promise<string> {
-  const capability = capabilityOf(args);
-  if (capability === null) {
-    return error('call find_tools with {"capability": "<what you need, in plain language>"}');
+  const capabilities = capabilitiesOf(args);
+  if (capabilities.length === 0) {
+    return error('call find_tools with {"capabilities": ["<what you need, in plain language>", ...]}');
   }
+  const asked = capabilities.slice(0, MAX_CAPABILITIES);
   const skip = new Set(options.bound ?? []);
   const limit = Math.max(0, Math.min(options.limit ?? MAX_DISCOVERED_TOOLS, MAX_DISCOVERED_TOOLS));
-  let found: FoundTools;
-  try {
-    found = await finder.findTools(catalog, capability, { bound: skip, limit });
-  } catch {
-    found = { tools: [], reason: "internal_error" };
-  }
-  const unavailable = unavailableMessage(found);
-  if (unavailable !== null) return error(unavailable);
   const core = new Set(typeof catalog === "string" ? [] : catalog.core);
   const known = typeof catalog === "string" ? null : new Set(catalog.names);
-  const tools = found.tools
-    .filter((t) => (known === null || known.has(t.name)) && !skip.has(t.name) && !core.has(t.name))
-    .slice(0, limit)
-    .map((t) => ({ name: t.name, description: t.description }));
-  const payload: { tools: typeof tools; note?: string } = { tools };
-  if (tools.length === 0) {
-    payload.note = "no further tools match; rephrase the capability or use the tools you have";
+  const found = await Promise.all(
+    asked.map(async (capability): Promise<FoundTools> => {
+      try {
+        return await finder.findTools(catalog, capability, { bound: skip, limit: limit * asked.length });
+      } catch {
+        return { tools: [], reason: "internal_error" };
+      }
+    }),
+  );
+  if (found.every((f) => f.tools.length === 0)) {
+    const unavailable = found.map(unavailableMessage).find((m) => m !== null);
+    if (unavailable !== undefined && unavailable !== null) return error(unavailable);
+  }
+  const usable = found.map((f) =>
+    f.tools.filter((t) => (known === null || known.has(t.name)) && !skip.has(t.name) && !core.has(t.name)),
+  );
+  const kept: { name: string; description: string }[][] = asked.map(() => []);
+  const taken = new Set<string>();
+  const cursors = asked.map(() => 0);
+  for (let round = 0; round < limit; round++) {
+    usable.forEach((tools, i) => {
+      while (cursors[i]! < tools.length && taken.has(tools[cursors[i]!]!.name)) cursors[i]! += 1;
+      const next = tools[cursors[i]!];
+      if (next !== undefined && kept[i]!.length < limit) {
+        kept[i]!.push({ name: next.name, description: next.description });
+        taken.add(next.name);
+        cursors[i]! += 1;
+      }
+    });
+  }
+  const results = asked.map((capability, i) => {
+    const entry: { capability: string; tools: { name: string; description: string }[]; note?: string } = {
+      capability,
+      tools: kept[i]!,
+    };
+    if (entry.tools.length === 0) {
+      entry.note =
+        unavailableMessage(found[i]!) ?? "no further tools match; rephrase the capability or use the tools you have";
+    }
+    return entry;
+  });
+  const payload: { results: typeof results; note?: string } = { results };
+  if (capabilities.length > asked.length) {
+    payload.note = `only the first ${MAX_CAPABILITIES} capabilities were searched; ask again for the rest`;
   }
   return JSON.stringify(payload);
 }
@@ -160,28 +197,34 @@ export function discoveredToolNames(messages: Iterable<unknown>): string[] {
   return [...names];
 }
 
-function capabilityOf(args: unknown): string | null {
+/** The capabilities a find_tools call asks for, in order, blank ones and repeats dropped. */
+export function capabilitiesOf(args: unknown): string[] {
   let value = args;
   if (typeof value === "string") {
     try {
       value = value.trim() ? JSON.parse(value) : {};
     } catch {
-      return null;
+      return [];
     }
   }
-  const capability = field(value, "capability");
-  return typeof capability === "string" && capability.trim() ? capability.trim() : null;
+  let given = field(value, "capabilities");
+  if (given === undefined || given === null) given = field(value, "capability") ?? field(value, "query");
+  const items = typeof given === "string" ? [given] : Array.isArray(given) ? given : [];
+  const phrases = items.filter((item): item is string => typeof item === "string").map((item) => item.trim());
+  return [...new Set(phrases.filter((phrase) => phrase.length > 0))];
 }
 
 function error(message: string): string {
-  return JSON.stringify({ error: message, tools: [] });
+  return JSON.stringify({ error: message, results: [] });
 }
 
 function namesIn(payload: unknown): string[] {
   if (payload === null || typeof payload !== "object" || Array.isArray(payload)) return [];
-  const tools = field(payload, "tools");
-  if (!Array.isArray(tools)) return [];
-  return tools
-    .map((tool) => field(tool, "name"))
+  const results = field(payload, "results");
+  const lists = Array.isArray(results) ? results.map((result) => field(result, "tools")) : [];
+  lists.push(field(payload, "tools"));
+  return lists
+    .filter((tools): tools is unknown[] => Array.isArray(tools))
+    .flatMap((tools) => tools.map((tool) => field(tool, "name")))
     .filter((name): name is string => typeof name === "string" && name.length > 0);
 }

@@ -123,7 +123,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Up to 5 tools for a capability phrase, none already bound */
+        /** Up to 5 tools for each capability phrase (up to 5 of them), none already bound and none repeated across them */
         post: {
             parameters: {
                 query?: never;
@@ -336,6 +336,91 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/catalogs/{name}/find_tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The find_tools definition to bind for this catalog, in a provider's shape; its description names what lies behind it */
+        get: {
+            parameters: {
+                query?: {
+                    shape?: "openai" | "openai_responses" | "anthropic" | "gemini" | "mcp";
+                };
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FindToolsDefinition"];
+                    };
+                };
+                /** @description No valid token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token may not use this name */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No catalog is registered under that name */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An unknown shape */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unreachable and this process has not built the catalog yet */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -574,6 +659,21 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * CapabilityResult
+         * @description One capability's tools, best first; ``reason`` when it could not be searched.
+         */
+        CapabilityResult: {
+            /** Capability */
+            capability: string;
+            /** Tools */
+            tools: components["schemas"]["FoundTool"][];
+            /**
+             * Reason
+             * @default null
+             */
+            reason?: string | null;
+        };
+        /**
          * CatalogRegistration
          * @description ``POST /v1/catalogs/{name}``: tool JSON (``openai``, ``anthropic``) or MCP listings.
          */
@@ -680,8 +780,20 @@ export interface components {
             reason?: string | null;
         };
         /**
+         * FindToolsDefinition
+         * @description ``GET /v1/catalogs/{name}/find_tools?shape=…``: the find_tools definition to bind for
+         *     this catalog, in the provider's shape, its description naming what lies behind it.
+         */
+        FindToolsDefinition: {
+            /** Definition */
+            definition: {
+                [key: string]: unknown;
+            };
+        };
+        /**
          * FindToolsRequest
-         * @description ``POST /v1/find_tools``: tools for a capability the model asked for.
+         * @description ``POST /v1/find_tools``: tools for the capabilities the model asked for (the arguments
+         *     of its find_tools call: ``capabilities``, or one ``query``).
          */
         FindToolsRequest: {
             /**
@@ -691,10 +803,21 @@ export interface components {
              */
             catalog: string;
             /**
-             * Query
-             * @description The capability, in plain language (any language)
+             * Capabilities
+             * @description The capabilities, in plain language (any language), up to 5; each is ranked on its own
+             * @default null
+             * @example [
+             *       "link two records",
+             *       "send the summary by email"
+             *     ]
              */
-            query: string;
+            capabilities?: string[] | null;
+            /**
+             * Query
+             * @description One capability, instead of capabilities
+             * @default null
+             */
+            query?: string | null;
             /**
              * Bound
              * @description Names already bound: left out
@@ -702,16 +825,20 @@ export interface components {
             bound?: string[];
             /**
              * Limit
-             * @description At most this many tools
+             * @description At most this many tools a capability
              * @default 5
              */
             limit?: number;
         };
         /**
          * FindToolsResponse
-         * @description Up to ``limit`` tools, best first; ``reason`` says why there are none when search failed.
+         * @description Per capability asked, in order, up to ``limit`` tools, none repeated across capabilities
+         *     (``results``); every tool found, in that order (``tools``); ``reason`` says why there are
+         *     none when no search could run.
          */
         FindToolsResponse: {
+            /** Results */
+            results: components["schemas"]["CapabilityResult"][];
             /** Tools */
             tools: components["schemas"]["FoundTool"][];
             /**

@@ -16,7 +16,7 @@ export type FindToolsRequest = Schemas["FindToolsRequest"];
 /** One tool find_tools found. */
 export type FoundTool = Schemas["FoundTool"];
 /** What find_tools found, best first; `reason` says why there are none when no search could run. */
-export type FoundTools = Schemas["FindToolsResponse"];
+export type FoundTools = Pick<Schemas["FindToolsResponse"], "tools" | "reason">;
 /**
  * `POST /v1/catalogs/{name}`'s body: OpenAI or Anthropic tool JSON (`tools`, the SDKs' own tool
  * types fit), or MCP listings (`servers`: each server's `tools/list` result or list of tools).

@@ -21,7 +21,7 @@ test("a turn answers every tool_use, and what find_tools found is bound from the
   await script(MESSAGES, {
     content: [
       { type: "text", text: "Let me look." },
-      { type: "tool_use", id: "toolu_1", name: "find_tools", input: { capability: ARABIC } },
+      { type: "tool_use", id: "toolu_1", name: "find_tools", input: { capabilities: [ARABIC] } },
       { type: "tool_use", id: "toolu_2", name: "find_records", input: { query: "Acme" } },
     ],
     stop_reason: "tool_use",
@@ -78,7 +78,7 @@ test("the rules refuse what a loop gets wrong: a tool_use left unanswered, resul
   const log = await mark();
   await script(MESSAGES, {
     content: [
-      { type: "tool_use", id: "toolu_a", name: "find_tools", input: { capability: "delete a record" } },
+      { type: "tool_use", id: "toolu_a", name: "find_tools", input: { capabilities: ["delete a record"] } },
       { type: "tool_use", id: "toolu_b", name: "find_records", input: { query: "Acme" } },
     ],
     stop_reason: "tool_use",

@@ -26,8 +26,8 @@ test(`a cache-stable list falls open as the list so far, then every other tool (
 
 test(`find_tools says search is unavailable, and feedback is not queued (${failure})`, async () => {
   assert.deepEqual(await toolret.findTools(crm(), "delete a record"), { tools: [], reason });
-  const answer = JSON.parse(await answerFindTools(toolret, crm(), { capability: "delete a record" }));
-  assert.deepEqual(answer, { error: "tool search is unavailable right now; continue with the tools you have", tools: [] });
+  const answer = JSON.parse(await answerFindTools(toolret, crm(), { capabilities: ["delete a record"] }));
+  assert.deepEqual(answer, { error: "tool search is unavailable right now; continue with the tools you have", results: [] });
   if (failure === "stopped") {
     const selection = { names: ["find_records"], mode: "narrowed" as const };
     assert.deepEqual(await toolret.feedback(crm(), selection, ["find_records"]), { queued: false, reason });

@@ -19,7 +19,7 @@ test("a Chat Completions turn answers every tool call, discoveries bound from th
   const log = await mark();
   await script(CHAT, {
     tool_calls: [
-      { id: "call_1", name: "find_tools", arguments: { capability: ARABIC } },
+      { id: "call_1", name: "find_tools", arguments: { capabilities: [ARABIC] } },
       { id: "call_2", name: "find_records", arguments: { query: "Acme" } },
     ],
   });
@@ -54,7 +54,7 @@ test("the rules refuse a Chat Completions tool call left unanswered", async () =
   const openai = llm();
   await script(CHAT, {
     tool_calls: [
-      { id: "call_a", name: "find_tools", arguments: { capability: "delete" } },
+      { id: "call_a", name: "find_tools", arguments: { capabilities: ["delete"] } },
       { id: "call_b", name: "find_records", arguments: {} },
     ],
   });
@@ -89,7 +89,7 @@ const said = (text: string) => ({
 test("a Responses turn sends the output back whole and answers every function call", async () => {
   const toolret = client();
   const log = await mark();
-  await script(RESPONSES, { output: [reasoning, functionCall("1", "find_tools", { capability: ARABIC }), functionCall("2", "find_records", { query: "Acme" })] });
+  await script(RESPONSES, { output: [reasoning, functionCall("1", "find_tools", { capabilities: [ARABIC] }), functionCall("2", "find_records", { query: "Acme" })] });
   await script(RESPONSES, { output: [functionCall("3", "delete_record", { id: "c_1" })] });
   await script(RESPONSES, { output: [said("Deleted.")] });
   const openai = llm();
@@ -115,7 +115,7 @@ test("a Responses turn sends the output back whole and answers every function ca
 
 test("the rules refuse a Responses call sent back without its reasoning item, or unanswered", async () => {
   const openai = llm();
-  await script(RESPONSES, { output: [reasoning, functionCall("a", "find_tools", { capability: "x" }), functionCall("b", "find_records", {})] });
+  await script(RESPONSES, { output: [reasoning, functionCall("a", "find_tools", { capabilities: ["x"] }), functionCall("b", "find_records", {})] });
   const tools = [findToolsDefinition("openai_responses")];
   const items: OpenAI.Responses.ResponseInputItem[] = [{ role: "user", content: "Delete the Acme contact" }];
   const response = await openai.responses.create({ model: "gpt-5.4", input: items, tools });

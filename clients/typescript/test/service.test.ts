@@ -84,8 +84,8 @@ test("finds tools in any language, none already bound, and reads them back from 
   assert.equal(found.tools[0]?.name, "delete_record");
   assert.ok(found.tools.length <= 5);
   assert.ok(!found.tools.some((tool) => tool.name === "create_record"));
-  const answer = await answerFindTools(toolret, crm(), '{"capability": "kayıtları CSV dosyası olarak dışa aktar"}');
-  const names = (JSON.parse(answer) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+  const answer = await answerFindTools(toolret, crm(), '{"capabilities": ["kayıtları CSV dosyası olarak dışa aktar"]}');
+  const names = (JSON.parse(answer) as { results: { tools: { name: string }[] }[] }).results[0]!.tools.map((tool) => tool.name);
   assert.ok(names.includes("export_records"), names.join());
   const messages = [
     { role: "user", content: "send me my contacts as a spreadsheet" },
@@ -94,7 +94,7 @@ test("finds tools in any language, none already bound, and reads them back from 
   ];
   assert.deepEqual(discoveredToolNames(messages), names);
   assert.deepEqual(discoveredToolNames([...messages, { role: "user", content: "thanks" }]), []);
-  const blank = await answerFindTools(toolret, crm(), { capability: "  " });
+  const blank = await answerFindTools(toolret, crm(), { capabilities: ["  "] });
   assert.match(JSON.parse(blank).error, /call find_tools with/);
 });
 
