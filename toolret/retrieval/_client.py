@@ -44,7 +44,7 @@ from toolret.indexing._asks import WorkerAsks
 from toolret.indexing._backoff import Backoff
 from toolret.indexing._run import IndexReport, Progress, index_catalog
 from toolret.retrieval._hybrid import rank_hybrid
-from toolret.retrieval._lexical import catalog_index
+from toolret.retrieval._lexical import catalog_index, hybrid_weight
 from toolret.retrieval._metrics import record_selection, record_step, tracer
 from toolret.retrieval._reuse import REUSE_SECONDS, RecentRankings, RecentSelections
 from toolret.retrieval._selection import (
@@ -333,7 +333,8 @@ class ToolRetrievalClient:
             complete = complete and result.published and not result.unranked
             return Ranking(result.scores, result.unranked)
 
-        weight = profile_of(embedder).lexical_weight if self.mode == "hybrid" else None
+        profile = profile_of(embedder)
+        weight = hybrid_weight(catalog, text, profile) if self.mode == "hybrid" else None
         depth = k + TIE_SLACK  # exact this deep, as the statement's dense list: reuse relies on it
         ranking = await rank_hybrid(catalog, text, fetch, weight, depth, skip)
         if complete:
