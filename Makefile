@@ -6,8 +6,22 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CONSTRAINTS := constraints.txt
+# npm folders whose packages the tests use, each pinned by its package-lock.json (npm ci).
+NPM_DIRS := clients/typescript
+NPM_STAMPS := $(NPM_DIRS:%=%/node_modules/.installed)
+NODE_MAJOR := 20
 
-.PHONY: demo test lint eval bench lock clean
+.PHONY: demo test lint eval bench lock clean node
+
+node:  ## node and npm, which the TypeScript client's tests and bench need
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	  echo "make: Node.js >= $(NODE_MAJOR) and npm are needed for the TypeScript client's tests (clients/typescript): install them (Debian: apt-get install nodejs npm), then run make again" >&2; exit 1; }
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= $(NODE_MAJOR) ? 0 : 1)' || { \
+	  echo "make: node $$(node --version) is older than $(NODE_MAJOR); the TypeScript client needs Node.js >= $(NODE_MAJOR)" >&2; exit 1; }
+
+%/node_modules/.installed: %/package.json %/package-lock.json | node
+	cd $* && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +32,7 @@ $(STAMP): pyproject.toml $(CONSTRAINTS)
 demo: $(STAMP)  ## selections for English, Arabic and Turkish messages on the 44-tool demo roster
 	$(BIN)/toolret demo
 
-test: $(STAMP)  ## the whole suite: real Postgres+pgvector, real Redis, the bundled model
+test: $(STAMP) $(NPM_STAMPS)  ## the whole suite: real Postgres+pgvector, real Redis, the bundled model
 	$(BIN)/pytest -q
 
 lint: $(STAMP)  ## ruff and mypy --strict on the library and the worker
@@ -31,7 +45,7 @@ eval: $(STAMP)  ## recall and narrowing per language and mode, cache stability, 
 	$(BIN)/python -m evals.studies.cache_stability
 	$(BIN)/python -m evals.studies.learning_replay
 
-bench: $(STAMP)  ## request-path latency and throughput against in-process baselines (BENCH=--million: a 1,000,000-vector level)
+bench: $(STAMP) $(NPM_STAMPS)  ## request-path latency and throughput against in-process baselines (BENCH=--million: a 1,000,000-vector level)
 	$(BIN)/python -m evals.perf $(BENCH)
 
 lock:  ## re-resolve constraints.txt: the newest versions pyproject.toml allows, in a fresh venv
@@ -45,4 +59,4 @@ lock:  ## re-resolve constraints.txt: the newest versions pyproject.toml allows,
 	rm -rf .lock-venv
 
 clean:
-	rm -rf $(VENV) evals/out .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) evals/out .pytest_cache .mypy_cache .ruff_cache $(NPM_DIRS:%=%/node_modules)

@@ -21,6 +21,8 @@
   single-thread rate, per OpenMP wait policy and thread count.
 - ``evals.perf.http``: ``POST /v1/select`` on ``toolret serve`` against ``client.select`` in
   process: p50 latency, an HTTP round trip, throughput at 24 callers, CPU per selection.
+- ``evals.perf.typescript``: a select through the TypeScript client against the same request
+  with bare ``fetch``: p50 over distinct messages and over one repeated, in one run.
 
 Each writes its numbers to ``evals/out/`` as JSON and prints a table. Compare ratios measured in
 one run, not absolute times: the machines are noisy.
@@ -30,7 +32,16 @@ from __future__ import annotations
 
 import sys
 
-from evals.perf import faults, fleet, http, load, reindex, replication, select
+from evals.perf import (
+    faults,
+    fleet_latency as fleet,
+    http,
+    load,
+    reindex,
+    replication,
+    select,
+    typescript,
+)
 
 
 def main() -> int:
@@ -42,7 +53,8 @@ def main() -> int:
     status = faults.main([]) or status
     status = replication.main([]) or status
     status = load.main([]) or status
-    return http.main([]) or status
+    status = http.main([]) or status
+    return typescript.main([]) or status
 
 
 if __name__ == "__main__":

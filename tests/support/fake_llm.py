@@ -15,6 +15,11 @@ helpers below in each API's response shape, so the SDKs parse them into their ow
 The server keeps what the rules need from its own answers: the signatures of the thinking blocks
 it sent (a thinking block passed back must carry one), and which output items followed a
 reasoning item (they must be passed back with it).
+
+A test in another language drives it over HTTP (``CONTROL``): ``POST /_fake/reply`` with
+``{"path", ...}`` scripts an answer built by the helpers below (``content`` and ``stop_reason``
+for Messages, ``output`` for Responses, ``content`` and ``tool_calls`` for Chat Completions),
+and ``GET /_fake/requests`` lists what was sent and refused.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from tests.support.llm_rules import chat_violation, messages_violation, response
 
 __all__ = [
     "CHAT",
+    "CONTROL",
     "MESSAGES",
     "RESPONSES",
     "FakeLLM",
@@ -44,6 +50,7 @@ __all__ = [
 MESSAGES = "/v1/messages"
 RESPONSES = "/v1/responses"
 CHAT = "/v1/chat/completions"
+CONTROL = "/_fake/"
 
 
 @dataclass(frozen=True)
@@ -152,6 +159,10 @@ def _handler_for(server: FakeLLM) -> type[BaseHTTPRequestHandler]:
             raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             path = self.path.split("?", 1)[0]
             body = json.loads(raw) if raw else {}
+            if path == f"{CONTROL}reply":
+                server.reply(body["path"], _scripted(body))
+                self._send(200, "application/json", "{}")
+                return
             recorded = Recorded(path, dict(self.headers.items()), body)
             server.requests.append(recorded)
             status, answer = server.answer(recorded)
@@ -159,6 +170,15 @@ def _handler_for(server: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 self._send(status, "text/event-stream", "".join(_message_events(answer)))
                 return
             self._send(status, "application/json", json.dumps(answer))
+
+        def do_GET(self) -> None:
+            if self.path.split("?", 1)[0] != f"{CONTROL}requests":
+                self._send(404, "application/json", "{}")
+                return
+            sent = [{"path": r.path, "body": r.body} for r in server.requests]
+            rejected = [{"path": path, "message": message} for path, message in server.rejections]
+            answer = {"requests": sent, "rejections": rejected}
+            self._send(200, "application/json", json.dumps(answer))
 
         def _send(self, status: int, kind: str, text: str) -> None:
             data = text.encode()
@@ -172,6 +192,16 @@ def _handler_for(server: FakeLLM) -> type[BaseHTTPRequestHandler]:
             pass
 
     return Handler
+
+
+def _scripted(request: dict[str, Any]) -> dict[str, Any]:
+    """The answer a control request scripts, built by the helper of its endpoint."""
+    path = request["path"]
+    if path == MESSAGES:
+        return anthropic_message(request["content"], request.get("stop_reason", "end_turn"))
+    if path == RESPONSES:
+        return responses_response(request["output"])
+    return chat_completion(request.get("content"), request.get("tool_calls"))
 
 
 def _message_events(message: dict[str, Any]) -> Iterator[str]:

@@ -1,0 +1,263 @@
+/**
+ * `ToolretClient`: toolret serve over `fetch`, with the Python client's contracts.
+ *
+ * - `select` never throws for an outage: a timeout (`timeoutMs`, reading the body included), a
+ *   network error, a 5xx (or 408, 429), or an answer that is not the API's gives
+ *   `{ mode: "full", reason }` with every tool of the catalog passed in (with `bound`, the list
+ *   so far first, then the rest, as a cache-stable list falls open).
+ * - `findTools` and `feedback` fall open the same way: no tools (or not queued) and the reason.
+ * - What the caller got wrong is thrown as a typed `ToolretApiError` carrying the service's
+ *   `error`, `detail` and `field`; `registerCatalog` throws `ServiceUnavailableError` when the
+ *   service cannot take the catalog, since a deploy step should fail loudly.
+ */
+
+import { ServiceUnavailableError, ToolretApiError, apiError } from "./errors.js";
+import { latestHumanText } from "./transcript.js";
+import type {
+  Catalog,
+  CatalogRegistration,
+  ClientReason,
+  ErrorBody,
+  FeedbackRequest,
+  FeedbackResponse,
+  FindToolsRequest,
+  FoundTools,
+  Registration,
+  SelectRequest,
+  Selection,
+} from "./types.js";
+
+/** How to reach toolret serve. */
+export interface ToolretClientOptions {
+  /** The service's base URL, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  /** A bearer token of `TOOLRET_SERVE_TOKENS` (none when the service has no tokens). */
+  token?: string;
+  /** The longest a select, find_tools or feedback call waits before it falls open (3000 ms). */
+  timeoutMs?: number;
+  /** The longest a registration waits: it may index the catalog inline (120000 ms). */
+  registerTimeoutMs?: number;
+  /** The `fetch` to use (the global one by default). */
+  fetch?: typeof globalThis.fetch;
+}
+
+/** `select`'s options. */
+export interface SelectOptions {
+  /**
+   * Keep the conversation's tool list cache-stable: `[]` on its first turn, then the names the
+   * previous selection returned; the answer extends that list.
+   */
+  bound?: readonly string[] | null;
+  /** Non-core tools to bind (the service's default is 12). */
+  k?: number;
+  /** A resumed turn: the full roster, nothing ranked. */
+  resume?: boolean;
+}
+
+/** `findTools`'s options. */
+export interface FindToolsOptions {
+  /** Names the model can already call: never returned. */
+  bound?: Iterable<string>;
+  /** At most this many tools (at most 5). */
+  limit?: number;
+}
+
+/** `feedback`'s options. */
+export interface FeedbackOptions {
+  /** The message the selection was made for (by default the transcript's latest human message). */
+  message?: string;
+  /** Let the worker learn from the misses. */
+  learn?: boolean;
+}
+
+export const DEFAULT_TIMEOUT_MS = 3000;
+export const DEFAULT_REGISTER_TIMEOUT_MS = 120_000;
+
+type Outcome<T> = { ok: true; body: T } | { ok: false; reason: ClientReason; status: number | null; cause: unknown };
+
+/** A client of one toolret serve (or a load balancer in front of several). */
+export class ToolretClient {
+  readonly url: string;
+  readonly timeoutMs: number;
+  readonly registerTimeoutMs: number;
+  readonly #headers: Record<string, string>;
+  readonly #fetch: typeof globalThis.fetch;
+
+  constructor(options: ToolretClientOptions) {
+    if (!options || typeof options.url !== "string" || !/^https?:\/\//.test(options.url)) {
+      throw new TypeError("new ToolretClient({ url }): url is the service's http(s) address, e.g. http://127.0.0.1:8080");
+    }
+    this.url = options.url.replace(/\/+$/, "");
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.registerTimeoutMs = options.registerTimeoutMs ?? DEFAULT_REGISTER_TIMEOUT_MS;
+    this.#headers = { "Content-Type": "application/json" };
+    if (options.token) this.#headers.Authorization = `Bearer ${options.token}`;
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /**
+   * The tools to send the model with `message`: core plus the best `k`, in catalog order (or
+   * extending `bound`). Never throws for an outage; a 4xx (an unknown catalog, a bad token, a
+   * bad field) is thrown as a `ToolretApiError`.
+   */
+  async select(catalog: Catalog, message: string, options: SelectOptions = {}): Promise<Selection> {
+    const body: SelectRequest = { catalog: nameOf(catalog), message };
+    if (options.resume) body.resume = true;
+    if (options.k !== undefined) body.k = options.k;
+    if (options.bound !== undefined && options.bound !== null) body.bound = [...options.bound];
+    let outcome: Outcome<unknown>;
+    try {
+      outcome = await this.#post("/v1/select", body, this.timeoutMs);
+    } catch (error) {
+      if (error instanceof ToolretApiError) throw error;
+      outcome = { ok: false, reason: "service_error", status: null, cause: error };
+    }
+    if (outcome.ok && isSelection(outcome.body)) return outcome.body;
+    return fullRoster(catalog, options.bound, outcome.ok ? "service_error" : outcome.reason);
+  }
+
+  /**
+   * Up to `limit` (≤ 5) tools for a capability phrase in any language, best first, none already
+   * `bound`. When no search could run, no tools and the `reason` (`not_indexed`, `timeout`, ...).
+   */
+  async findTools(catalog: Catalog | string, capability: string, options: FindToolsOptions = {}): Promise<FoundTools> {
+    const body: FindToolsRequest = { catalog: nameOf(catalog), query: capability };
+    if (options.bound !== undefined) body.bound = [...options.bound];
+    if (options.limit !== undefined) body.limit = options.limit;
+    const outcome = await this.#post("/v1/find_tools", body, this.timeoutMs);
+    if (outcome.ok && isFound(outcome.body)) return outcome.body;
+    return { tools: [], reason: outcome.ok ? "service_error" : outcome.reason };
+  }
+
+  /**
+   * Register (or replace) a catalog and have it indexed: `registerCatalog(defineCatalog(...))`,
+   * or `registerCatalog(name, body)`. Throws `ServiceUnavailableError` when the service cannot
+   * be reached or cannot store it, and a typed error for tool JSON it refuses.
+   */
+  async registerCatalog(catalog: Catalog): Promise<Registration>;
+  async registerCatalog(name: string, body: CatalogRegistration): Promise<Registration>;
+  async registerCatalog(catalog: Catalog | string, registration?: CatalogRegistration): Promise<Registration> {
+    const name = nameOf(catalog);
+    const body = registration ?? (typeof catalog === "string" ? undefined : catalog.registration);
+    if (body === undefined) {
+      throw new TypeError(`registerCatalog(${JSON.stringify(name)}): pass the registration body`);
+    }
+    const outcome = await this.#post(`/v1/catalogs/${encodeURIComponent(name)}`, body, this.registerTimeoutMs);
+    if (outcome.ok) return outcome.body as Registration;
+    const what = outcome.status === null ? outcome.reason : `answered ${outcome.status}`;
+    throw new ServiceUnavailableError(
+      `toolret could not register ${JSON.stringify(name)} (${what}); try again, the service keeps nothing half-written`,
+      outcome.reason,
+      outcome.status,
+      { cause: outcome.cause },
+    );
+  }
+
+  /**
+   * Report what a turn called against what its selection bound: `turn` is the names of the
+   * tools the model called, or the turn's transcript (OpenAI or Anthropic messages). Never
+   * throws for an outage: `{ queued: false, reason }`.
+   */
+  async feedback(
+    catalog: Catalog | string,
+    selection: Pick<Selection, "names" | "mode">,
+    turn: readonly string[] | readonly object[],
+    options: FeedbackOptions = {},
+  ): Promise<FeedbackResponse> {
+    const called = turn.every((item: unknown) => typeof item === "string");
+    const body: FeedbackRequest = {
+      catalog: nameOf(catalog),
+      message: options.message ?? (called ? "" : latestHumanText(turn)),
+      bound: [...selection.names],
+      mode: selection.mode,
+    };
+    if (called) body.called = [...(turn as readonly string[])];
+    else body.messages = [...(turn as readonly object[])] as FeedbackRequest["messages"];
+    if (options.learn !== undefined) body.learn = options.learn;
+    const outcome = await this.#post("/v1/feedback", body, this.timeoutMs);
+    if (outcome.ok) return outcome.body as FeedbackResponse;
+    return { queued: false, reason: outcome.reason };
+  }
+
+  /** POST `body` as JSON: the answer, or why there is none; a refusal (4xx) is thrown. */
+  async #post(path: string, body: unknown, timeoutMs: number): Promise<Outcome<unknown>> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    let response: Response;
+    try {
+      response = await this.#fetch(`${this.url}${path}`, {
+        method: "POST",
+        headers: this.#headers,
+        body: JSON.stringify(body),
+        signal,
+      });
+    } catch (error) {
+      return { ok: false, reason: signal.aborted ? "timeout" : "service_unreachable", status: null, cause: error };
+    }
+    let text: string;
+    try {
+      text = await response.text(); // under the same signal: a body that never ends times out
+    } catch (error) {
+      return { ok: false, reason: signal.aborted ? "timeout" : "service_unreachable", status: response.status, cause: error };
+    }
+    const status = response.status;
+    const parsed = parseJson(text);
+    if (status >= 200 && status < 300) {
+      return parsed === undefined
+        ? { ok: false, reason: "service_error", status, cause: new Error("the answer is not JSON") }
+        : { ok: true, body: parsed };
+    }
+    if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+      throw apiError(status, errorBody(parsed, status, text));
+    }
+    return { ok: false, reason: "service_error", status, cause: new Error(`toolret answered ${status}: ${text.slice(0, 200)}`) };
+  }
+}
+
+/**
+ * The full roster: every tool of `catalog`, in catalog order; with `bound` (a cache-stable
+ * list), core first, then `bound`, then every other tool, so it still extends the list so far.
+ */
+export function fullRoster(catalog: Catalog, bound: readonly string[] | null | undefined, reason: string): Selection {
+  const all = typeof catalog === "string" ? [] : catalog.names;
+  let names = [...all];
+  if (bound !== undefined && bound !== null && typeof catalog !== "string") {
+    const known = new Set(all);
+    const list = new Set([...catalog.core, ...bound.filter((name) => known.has(name))]);
+    names = [...list, ...all.filter((name) => !list.has(name))];
+  }
+  return { names, mode: "full", reason, schema_tokens: null, roster_tokens: null };
+}
+
+function nameOf(catalog: Catalog | string): string {
+  return typeof catalog === "string" ? catalog : catalog.name;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function errorBody(parsed: unknown, status: number, text: string): ErrorBody {
+  const body = parsed as Partial<ErrorBody> | undefined;
+  if (body && typeof body.error === "string" && typeof body.detail === "string") return body as ErrorBody;
+  return { error: `http_${status}`, detail: text.slice(0, 500) || `the service answered ${status}` };
+}
+
+function isSelection(body: unknown): body is Selection {
+  const value = body as Partial<Selection> | null;
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    Array.isArray(value.names) &&
+    value.names.every((name) => typeof name === "string") &&
+    (value.mode === "narrowed" || value.mode === "passthrough" || value.mode === "full")
+  );
+}
+
+function isFound(body: unknown): body is FoundTools {
+  const value = body as Partial<FoundTools> | null;
+  return value !== null && typeof value === "object" && Array.isArray(value.tools);
+}

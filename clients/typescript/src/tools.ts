@@ -1,0 +1,55 @@
+/**
+ * A provider tools array narrowed to what a selection names, and what one round of a turn binds.
+ */
+
+import { type FindToolsShape, discoveredToolNames, findToolsDefinition, type FindToolsDefinitions } from "./findTools.js";
+import { field } from "./transcript.js";
+import type { Selection } from "./types.js";
+
+/**
+ * A tool definition's name: `function.name` (OpenAI Chat Completions) or `name` (OpenAI
+ * Responses, Anthropic, Gemini, MCP); undefined when it has neither.
+ */
+export function toolName(tool: unknown): string | undefined {
+  const name = field(field(tool, "function"), "name") ?? field(tool, "name");
+  return typeof name === "string" ? name : undefined;
+}
+
+/**
+ * The entries of `tools` (your provider tools array: OpenAI, Anthropic, Gemini or MCP shape)
+ * that `names` name, in the order of `names` and once each: a selection's names come in catalog
+ * order, or extend the conversation's list (`bound`), and what find_tools discovered follows, so
+ * each round's array extends the last one as a prefix. Names with no entry are skipped.
+ */
+export function toolsNamed<T>(tools: readonly T[], names: Iterable<string>): T[] {
+  const byName = new Map<string, T>();
+  for (const tool of tools) {
+    const name = toolName(tool);
+    if (name !== undefined && !byName.has(name)) byName.set(name, tool);
+  }
+  const out: T[] = [];
+  const seen = new Set<string>();
+  for (const name of names) {
+    const tool = byName.get(name);
+    if (tool !== undefined && !seen.has(name)) {
+      seen.add(name);
+      out.push(tool);
+    }
+  }
+  return out;
+}
+
+/**
+ * What one round of a turn binds: the turn's selection plus what find_tools found in this turn
+ * (read from `messages`), then the find_tools definition. `bound` is what to pass to
+ * `answerFindTools`, so a search never returns a tool the model already has.
+ */
+export function roundTools<T, S extends FindToolsShape>(
+  tools: readonly T[],
+  selection: Pick<Selection, "names">,
+  messages: Iterable<unknown>,
+  shape: S,
+): { bound: string[]; tools: (T | FindToolsDefinitions[S])[] } {
+  const bound = [...new Set([...selection.names, ...discoveredToolNames(messages)])];
+  return { bound, tools: [...toolsNamed(tools, bound), findToolsDefinition(shape)] };
+}

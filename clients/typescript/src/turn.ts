@@ -1,0 +1,78 @@
+/**
+ * What every provider's agent loop shares: one selection per turn, each round's tools, and the
+ * answer to each tool call (find_tools by toolret, the rest by your `runTool`, a failing tool
+ * answered with its error so no call is left without a result).
+ */
+
+import type { ToolretClient, SelectOptions } from "./client.js";
+import { FIND_TOOLS_NAME, answerFindTools } from "./findTools.js";
+import { latestHumanText } from "./transcript.js";
+import type { Catalog, Selection } from "./types.js";
+
+/**
+ * Runs one of your tools: its result as text (Anthropic also takes content blocks; anything
+ * that is not text goes to OpenAI as JSON).
+ */
+export type RunTool = (name: string, input: unknown, id: string) => Promise<unknown> | unknown;
+
+/** What a turn of every loop takes besides the provider's own parts. */
+export interface TurnOptions<T, M> {
+  /** The toolret client (or anything with its `select` and `findTools`). */
+  toolret: Pick<ToolretClient, "select" | "findTools">;
+  catalog: Catalog;
+  /** Every tool of the catalog, in the provider's shape: each round sends the ones it binds. */
+  tools: readonly T[];
+  /** The conversation, ending with the user's message; the turn appends to it. */
+  messages: M[];
+  /** Runs a tool the model called; a throw is answered to the model as that tool's error. */
+  runTool: RunTool;
+  /** The turn's selection, when you made it; else it is made for the latest user message. */
+  selection?: Selection;
+  /** `select`'s options (`bound` for a cache-stable list, `k`). */
+  select?: SelectOptions;
+  /** The most model calls in this turn (16): the turn returns after the last one's calls are answered. */
+  maxRounds?: number;
+}
+
+/** A finished turn: the model's last reply, the turn's selection, and how many calls it took. */
+export interface TurnResult<R> {
+  reply: R;
+  selection: Selection;
+  rounds: number;
+}
+
+export const DEFAULT_MAX_ROUNDS = 16;
+
+/** The turn's selection: the one given, else one made for the latest human message. */
+export async function turnSelection<T, M>(options: TurnOptions<T, M>): Promise<Selection> {
+  if (options.selection !== undefined) return options.selection;
+  return options.toolret.select(options.catalog, latestHumanText(options.messages), options.select);
+}
+
+/** The answer to one call, as text: find_tools answered by toolret, the others by `runTool`. */
+export async function answerCall<T, M>(
+  options: TurnOptions<T, M>,
+  call: { name: string; input: unknown; id: string },
+  bound: readonly string[],
+): Promise<{ content: unknown; isError: boolean }> {
+  if (call.name === FIND_TOOLS_NAME) {
+    const content = await answerFindTools(options.toolret, options.catalog, call.input, { bound });
+    return { content, isError: false };
+  }
+  try {
+    return { content: await options.runTool(call.name, call.input, call.id), isError: false };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { content: `${call.name} failed: ${message}`, isError: true };
+  }
+}
+
+/** The arguments of a call sent as JSON text, parsed (the text itself when it is not JSON). */
+export function parsedArguments(text: unknown): unknown {
+  if (typeof text !== "string") return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,135 @@
+"""The packed TypeScript client, as a user gets it: ``npm pack``, installed into an empty
+directory, runs the package README's example and the TypeScript guide's agent turns
+(``docs/typescript.md``) as written, type-checked against the declarations it ships, against a
+live ``toolret serve`` and the strict local model servers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+from pathlib import Path
+
+from tests.support.fake_llm import CHAT, MESSAGES, FakeLLM, anthropic_message, chat_completion
+from tests.support.service_catalog import registration
+from tests.support.typescript import PACKAGE, node_run, require_node
+from tests.test_typescript_client import TOKEN, service
+
+ROOT = PACKAGE.parents[1]
+README = (PACKAGE / "README.md").read_text(encoding="utf-8")
+GUIDE = (ROOT / "docs" / "typescript.md").read_text(encoding="utf-8")
+
+
+def block(text: str) -> str:
+    """The first TypeScript block of a page."""
+    found = re.search(r"```typescript\n(.*?)```", text, re.DOTALL)
+    assert found is not None
+    return found[1]
+
+
+def install_packed(app: Path) -> None:
+    """``npm pack`` the package, then install the tarball into the empty ``app`` (offline: it
+    has no dependencies); the SDKs the guide imports are the pinned ones, linked in."""
+    require_node()
+    pack = app.parent / "pack"
+    pack.mkdir()
+    packed = subprocess.run(
+        ["npm", "pack", "--json", "--pack-destination", str(pack)],
+        cwd=PACKAGE,
+        capture_output=True,
+        text=True,
+    )
+    assert packed.returncode == 0, packed.stderr
+    listing = json.loads(packed.stdout[packed.stdout.index("[") :])[0]
+    files = {entry["path"] for entry in listing["files"]}
+    assert {"dist/index.js", "dist/index.d.ts", "README.md", "package.json"} <= files
+    assert not any(path.startswith(("src/", "test/", "build/")) for path in files), files
+    app.mkdir()
+    (app / "package.json").write_text('{"private": true, "type": "module"}', encoding="utf-8")
+    installed = subprocess.run(
+        ["npm", "install", "--offline", "--no-audit", "--no-fund", str(pack / listing["filename"])],
+        cwd=app,
+        capture_output=True,
+        text=True,
+    )
+    assert installed.returncode == 0, installed.stderr
+    assert (app / "node_modules" / "@toolret" / "client" / "dist" / "index.d.ts").exists()
+    for sdk in ("openai", "@anthropic-ai/sdk"):
+        link = app / "node_modules" / sdk
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(PACKAGE / "node_modules" / sdk, target_is_directory=True)
+    tsconfig = {
+        "compilerOptions": {
+            "target": "ES2022",
+            "module": "NodeNext",
+            "moduleResolution": "NodeNext",
+            "strict": True,
+            "skipLibCheck": True,
+            "types": ["node"],
+            "typeRoots": [str(PACKAGE / "node_modules" / "@types")],
+        },
+        "include": ["*.ts"],
+    }
+    (app / "tsconfig.json").write_text(json.dumps(tsconfig), encoding="utf-8")
+
+
+async def compile_app(app: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        str(PACKAGE / "node_modules" / ".bin" / "tsc"),
+        "-p",
+        ".",
+        cwd=app,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    out, _ = await process.communicate()
+    assert process.returncode == 0, f"the examples do not type-check:\n{out.decode()}"
+
+
+async def test_the_packed_client_runs_the_readme_and_the_guide_as_written(
+    database_url: str, tmp_path: Path
+) -> None:
+    app = tmp_path / "app"
+    install_packed(app)
+    (app / "quickstart.ts").write_text(block(README), encoding="utf-8")
+    (app / "turns.ts").write_text(block(GUIDE), encoding="utf-8")
+    tools = registration()["tools"]
+    (app / "crm-tools.json").write_text(json.dumps(tools), encoding="utf-8")
+    await compile_app(app)
+
+    with FakeLLM() as fake:
+        async with service(database_url) as server:
+            env = {
+                "TOOLRET_URL": server.url,
+                "TOOLRET_TOKEN": TOKEN,
+                "OPENAI_BASE_URL": f"{fake.url}/v1",
+                "OPENAI_API_KEY": "test",
+                "ANTHROPIC_BASE_URL": fake.url,
+                "ANTHROPIC_API_KEY": "test",
+            }
+            lines = (await node_run(app / "quickstart.js", cwd=app, **env)).splitlines()
+            assert len(lines) == 3, lines
+            for line in lines:
+                mode, reason, sent, _, total = line.split()
+                assert (mode, reason, int(total)) == ("narrowed", "null", len(tools)), line
+                assert int(sent) < len(tools)
+
+            find = {"id": "call_1", "name": "find_tools", "arguments": {"capability": "حذف"}}
+            look = {"id": "call_2", "name": "find_records", "arguments": {"query": "Acme"}}
+            fake.reply(CHAT, chat_completion(tool_calls=[find, look]))
+            fake.reply(CHAT, chat_completion("Done."))
+            use = {"type": "tool_use", "id": "toolu_1", "name": "delete_record", "input": {}}
+            fake.reply(MESSAGES, anthropic_message([use], "tool_use"))
+            fake.reply(MESSAGES, anthropic_message([{"type": "text", "text": "Deleted."}]))
+            output = (await node_run(app / "turns.js", cwd=app, **env)).splitlines()
+    assert fake.rejections == []
+    assert output[0] == "narrowed Done."
+    assert output[1].startswith("narrowed ")
+    assert "Deleted." in output[1]
+    assert output[2] == "full service_unreachable true"
+    first_chat, second_chat = fake.bodies(CHAT)
+    assert len(first_chat["tools"]) < len(tools) + 1
+    assert [m["role"] for m in second_chat["messages"]] == ["user", "assistant", "tool", "tool"]
+    first_claude = fake.bodies(MESSAGES)[0]
+    assert "delete_record" in [tool["name"] for tool in first_claude["tools"]]

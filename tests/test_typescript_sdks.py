@@ -1,0 +1,37 @@
+"""The TypeScript client's agent loops through the Anthropic and OpenAI TypeScript SDKs (pinned
+by ``clients/typescript/package-lock.json``), against the strict local model servers the Python
+tests use (``tests/support/fake_llm.py``, rules in ``tests/support/llm_rules.py``), with a live
+``toolret serve`` answering select and find_tools: each loop answers every tool call, and the
+same rules refuse the same mistakes made by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+
+from tests.support.fake_llm import FakeLLM
+from tests.support.service_catalog import registration
+from tests.support.typescript import node_tests
+from tests.test_typescript_client import TOKEN, environment, service
+
+
+async def test_the_sdk_loops_answer_every_call_and_the_rules_refuse_mistakes(
+    database_url: str, tmp_path: Path
+) -> None:
+    with FakeLLM() as fake:
+        async with service(database_url) as server:
+            async with httpx.AsyncClient(base_url=server.url, timeout=120) as http:
+                headers = {"Authorization": f"Bearer {TOKEN}"}
+                registered = await http.post(
+                    "/v1/catalogs/crm", json=registration(), headers=headers
+                )
+                assert registered.status_code in (200, 201), registered.text
+            env = environment(server, tmp_path, FAKE_LLM_URL=fake.url)
+            await node_tests("anthropic", env)
+            await node_tests("openai", env)
+        refused = [message for _, message in fake.rejections]
+    assert len(refused) == 5, refused
+    assert any("toolu_b" in message for message in refused)
+    assert any("did not have response messages: call_b" in message for message in refused)
+    assert any("required 'reasoning' item" in message for message in refused)
