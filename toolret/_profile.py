@@ -155,10 +155,10 @@ massive-dev and the roster's tuning half, with examples, the template and score 
 from 0.624 (the legacy template, max score, examples as documents) to 0.751; descriptions alone,
 from 0.537 to 0.587."""
 
-LEGACY_PROFILE = RetrievalProfile(template=LEGACY_TEMPLATE, score=MAX_SCORE)
+LEGACY_PROFILE = RetrievalProfile(template=LEGACY_TEMPLATE, score=MAX_SCORE, lexical_growth=0.0)
 """toolret's choices before they were measured: name, description, keywords and category, one
-per line; max over vectors. Gemini keeps them: it cannot be measured without a key, and a new
-template would re-embed (and bill) every description."""
+per line; max over vectors; the lexical weight fixed at 0.015. Gemini keeps them: it cannot be
+measured without a key, and a new template would re-embed (and bill) every description."""
 
 
 def profile_of(embedder: object) -> RetrievalProfile:
