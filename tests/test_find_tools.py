@@ -11,14 +11,13 @@ import mcp.types
 import pytest
 from pydantic import BaseModel
 
-from toolret import BundledE5Embedder, InMemoryRetriever, ToolRetrievalClient
+from toolret import BundledE5Embedder, InMemoryRetriever, Retriever, ToolRetrievalClient
 from toolret._catalog import Catalog
 from toolret._tool import Tool
 from toolret.adapters import catalog_from_openai
 from toolret.retrieval._find_tools import (
     FIND_TOOLS_NAME,
     MAX_DISCOVERED_TOOLS,
-    ToolFinder,
     answer_find_tools,
     discovered_tool_names,
     find_tools_definition,
@@ -137,15 +136,22 @@ async def test_bad_arguments_give_an_error_the_model_can_read(arguments: Any) ->
     assert payload["tools"] == []
 
 
-class ScriptedFinder:
-    """A ToolFinder that returns what it is told (or fails), to test the answer's filters."""
+class ScriptedFinder(InMemoryRetriever):
+    """A retriever whose find_tools returns what it is told (or fails), to test the answer's
+    filters."""
 
     def __init__(self, tools: list[Tool] | None) -> None:
+        super().__init__(mode="bm25")
         self.tools = tools
         self.calls: list[tuple[str, set[str], int]] = []
 
     async def find_tools(
-        self, catalog: Catalog, capability: str, *, bound: Iterable[str] = (), limit: int = 5
+        self,
+        catalog: Catalog,
+        capability: str,
+        *,
+        bound: Iterable[str] = (),
+        limit: int = MAX_DISCOVERED_TOOLS,
     ) -> list[Tool]:
         self.calls.append((capability, set(bound), limit))
         if self.tools is None:
@@ -166,7 +172,7 @@ async def test_answer_filters_whatever_a_finder_returns() -> None:
 
 
 async def test_a_failing_finder_gives_an_error_payload() -> None:
-    finder: ToolFinder = ScriptedFinder(None)
+    finder: Retriever = ScriptedFinder(None)
     payload = json.loads(await answer_find_tools(finder, roster(), {"capability": "x"}))
     assert payload["tools"] == []
     assert "unavailable" in payload["error"]

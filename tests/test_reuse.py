@@ -177,7 +177,7 @@ async def test_find_tools_with_a_grown_bound_is_answered_from_the_kept_ranking(
 async def test_the_per_round_hook_reuses_the_selection_each_round(indexed: str) -> None:
     catalog = crm_catalog()
     async with _client(indexed) as client:
-        retrieve = make_per_round_retrieve(catalog, k=K, retriever=client)
+        retrieve = make_per_round_retrieve(client, catalog, k=K)
         first = await retrieve(MESSAGE)
         async with _Locked(indexed):
             rounds = [await retrieve(MESSAGE, active=first) for _ in range(5)]

@@ -16,7 +16,7 @@ async def hook(embedder: CountingEmbedder, k: int) -> PerRoundRetrieve:
     """A per-round hook on an indexed in-memory retriever."""
     retriever = InMemoryRetriever(embedder, k=k)
     await retriever.index(crm_catalog())
-    return make_per_round_retrieve(crm_catalog(), k=k, retriever=retriever)
+    return make_per_round_retrieve(retriever, crm_catalog(), k=k)
 
 
 @pytest.fixture
@@ -96,8 +96,8 @@ async def test_the_hook_binds_as_many_tools_as_everything_else_by_default(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """No ``k``: the retriever's own (12, like the client and ``TOOLRET_K``), not a k of its own."""
-    monkeypatch.setenv("TOOLRET_MODE", "bm25")  # no model: the hook's own retriever, lexical
-    retrieve = make_per_round_retrieve(numbered_catalog(30))
+    monkeypatch.setenv("TOOLRET_MODE", "bm25")  # no model: a retriever on defaults, lexical
+    retrieve = make_per_round_retrieve(InMemoryRetriever(), numbered_catalog(30))
 
     names = await retrieve("Candidate tool number 7")
 

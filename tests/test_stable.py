@@ -86,7 +86,7 @@ async def test_the_per_round_hook_keeps_the_prefix(k: int) -> None:
     catalog = crm_catalog()
     stable = StableToolList(catalog)
     retrieve = make_per_round_retrieve(
-        catalog, k=k, retriever=InMemoryRetriever(mode="bm25", k=k), stable=stable
+        InMemoryRetriever(mode="bm25", k=k), catalog, k=k, stable=stable
     )
     first = await retrieve("export the records to a csv file")
     second = await retrieve("delete the duplicate contact", active=[*first, "find_tools"])

@@ -286,13 +286,11 @@ async def test_an_empty_table_is_not_indexed(store: VectorStore) -> None:
     assert raised.value.model_id == MODEL
 
 
-async def test_register_records_the_corpus_and_touch_marks_it_seen(store: VectorStore) -> None:
+async def test_register_records_the_corpus_unpublished(store: VectorStore) -> None:
     catalog = synthetic_catalog(3, examples=1)
     corpus = catalog.corpus_hash(MODEL, "query")
     membership = [(name, doc.key) for name, doc in catalog.documents("query")]
-    assert not await store.touch(MODEL, corpus)
     assert await store.register(MODEL, corpus, membership) is False
-    assert await store.touch(MODEL, corpus)
     assert await store.register(MODEL, corpus, membership) is False
 
 

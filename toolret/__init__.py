@@ -3,10 +3,11 @@
 Send the model the always-on core tools plus the few the message needs, ranked by meaning in
 any language; fall open to the full roster whenever anything goes wrong.
 
-What an integrator uses is here: the client (Postgres) and the in-memory retriever, the catalog
-and its adapters, the selection and its reasons, find_tools, the per-round hook, routing to
-agents, the error tree and the embedder protocol. ``import toolret`` loads only the errors;
-everything else is imported on first use (PEP 562), so an application pays for what it touches.
+What an integrator uses is here: the client (Postgres), the in-memory retriever and their base,
+the catalog and its adapters, the selection and its reasons, find_tools, the per-round hook,
+routing to agents, the error tree and the embedder protocol. ``import toolret`` loads only the
+errors; everything else is imported on first use (PEP 562), so an application pays for what it
+touches.
 Internals (the store, the lexical index, the queue, payloads, the embedded Postgres) stay
 importable from their own modules.
 
@@ -45,6 +46,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
         "UnknownCoreToolError",
     ),
     # retrievers
+    "toolret.retrieval._base": ("Retriever",),
     "toolret.retrieval._client": ("ToolRetrievalClient",),
     "toolret.retrieval._memory": ("InMemoryRetriever",),
     "toolret._settings": ("Settings",),
@@ -85,7 +87,6 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     # find_tools and the per-round hook
     "toolret.retrieval._find_tools": (
         "FIND_TOOLS_NAME",
-        "ToolFinder",
         "answer_find_tools",
         "discovered_tool_names",
         "find_tools_definition",
@@ -211,12 +212,14 @@ if TYPE_CHECKING:
         called_tool_name as called_tool_name,
         responses_tools as responses_tools,
     )
+    from toolret.retrieval._base import (
+        Retriever as Retriever,
+    )
     from toolret.retrieval._client import (
         ToolRetrievalClient as ToolRetrievalClient,
     )
     from toolret.retrieval._find_tools import (
         FIND_TOOLS_NAME as FIND_TOOLS_NAME,
-        ToolFinder as ToolFinder,
         answer_find_tools as answer_find_tools,
         discovered_tool_names as discovered_tool_names,
         find_tools_definition as find_tools_definition,

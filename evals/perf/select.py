@@ -54,6 +54,7 @@ from evals.perf.million import million
 from evals.perf.synthetic import DIM, Sampler, load, synthetic_tools
 from evals.perf.timing import percentiles, throughput, timed, timed_sync
 from toolret._catalog import Catalog
+from toolret._profile import DEFAULT_PROFILE
 from toolret._tool import Tool
 from toolret.demo.roster import catalog as roster
 from toolret.embedders._e5 import BundledE5Embedder
@@ -63,6 +64,7 @@ from toolret.retrieval._lexical import BM25Index
 from toolret.retrieval._memory import DenseIndex
 from toolret.retrieval._reuse import REUSE_SECONDS
 from toolret.retrieval._selection import top_k
+from toolret.store._read import ranking_statement
 from toolret.store._sql import EXACT_LIMIT, CatalogQuery, exact_sql
 from toolret.store._vector_store import VectorStore
 
@@ -187,13 +189,16 @@ async def core_versus_raw(
     """The 44-tool ranking statement through SQLAlchemy Core and through the raw asyncpg
     connection of the same pool (what ``VectorStore.rank`` does)."""
     query = CatalogQuery.build(roster, embedder.model_id, embedder.example_role)
-    statement = exact_sql(embedder.model_id, DIM)
-    named = statement
-    for number, name in ((5, "corpus"), (4, "k"), (3, "keys"), (2, "tools"), (1, "query")):
-        named = named.replace(f"${number}::", f":{name}::").replace(f"${number}", f":{name}")
-    named = named.replace(":query::vector", "CAST(:query AS vector)::vector")
-    named = named.replace(":tools::text[]", "CAST(:tools AS text[])")
-    named = named.replace(":keys::text[]", "CAST(:keys AS text[])")
+    score = DEFAULT_PROFILE.score
+    statement = ranking_statement(embedder.model_id, DIM, score, None, False)
+    casts = {"query": "vector", "tools": "text[]", "keys": "text[]"}
+    named = exact_sql(  # the same statement with SQLAlchemy's named parameters
+        embedder.model_id,
+        DIM,
+        score,
+        lambda name: f"CAST(:{name} AS {casts[name]})" if name in casts else f":{name}",
+    )
+    values = {"tools": list(query.tools), "keys": list(query.keys), "limit": K}
     sample = [queries[i % len(queries)] for i in range(rounds)]
     out: dict[str, Any] = {}
     async with VectorStore.from_url(url) as store:
@@ -201,14 +206,7 @@ async def core_versus_raw(
         async def core(vector: np.ndarray) -> Any:
             async with store.engine.connect() as connection:
                 result = await connection.execute(
-                    text(named),
-                    {
-                        "query": vector,
-                        "tools": list(query.tools),
-                        "keys": list(query.keys),
-                        "k": K,
-                        "corpus": query.corpus_hash,
-                    },
+                    text(named), {"query": vector, "corpus_hash": query.corpus_hash, **values}
                 )
                 return result.all()
 
@@ -217,9 +215,10 @@ async def core_versus_raw(
             try:
                 connection = proxied.driver_connection
                 assert connection is not None
-                return await connection.fetch(
-                    statement, vector, query.tools, query.keys, K, query.corpus_hash
+                arguments = statement.arguments(
+                    query=vector, corpus_hash=query.corpus_hash, **values
                 )
+                return await connection.fetch(statement.sql, *arguments)
             finally:
                 proxied.close()
 

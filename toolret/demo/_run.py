@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from toolret._catalog import Catalog
-from toolret.retrieval._rounds import Selector
+from toolret.retrieval._base import Retriever
 
 __all__ = ["DEMO_MESSAGES", "demo_catalog", "run_demo"]
 
@@ -28,7 +28,7 @@ def demo_catalog() -> Catalog:
     return roster
 
 
-async def run_demo(retriever: Selector, catalog: Catalog) -> Table:
+async def run_demo(retriever: Retriever, catalog: Catalog) -> Table:
     """Per message, how many tools are sent, the best matches, and the time taken."""
     table = Table(title=f"toolret demo: {len(catalog)} tools, {len(catalog.core)} of them core")
     table.add_column("lang")

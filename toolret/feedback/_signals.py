@@ -15,7 +15,6 @@ operator opts in (``TOOLRET_FEEDBACK_TEXT=1``); never in spans or logs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -103,11 +102,6 @@ class TurnFeedback:
     def embedding(self) -> Vector:
         """The query vector as float32."""
         return np.asarray(self.vector, dtype=np.float32)
-
-    @property
-    def size_bytes(self) -> int:
-        """The payload's size as JSON: what one report puts on the queue."""
-        return len(json.dumps(self.to_payload()).encode())
 
 
 def turn_feedback(

@@ -40,7 +40,8 @@ FIND_TOOLS_DESCRIPTION = (
     "Find tools. You see a few tools; many more are available from the servers behind this "
     "gateway. Describe the capability you need in plain language, in any language: what you "
     "want to do, not a tool name (for example 'open a pull request' or 'أرسل رسالة إلى الفريق'). "
-    "Up to 5 matching tools are returned with their input schemas; call one through call_tool."
+    f"Up to {MAX_DISCOVERED_TOOLS} matching tools are returned with their input schemas; call "
+    "one through call_tool."
 )
 CALL_TOOL_DESCRIPTION = (
     "Call a tool that find_tools returned: give its name exactly as find_tools gave it and its "
@@ -133,9 +134,9 @@ class Gateway:
         return exposed
 
     async def find_tools(self, capability: str) -> dict[str, Any]:
-        """find_tools' answer: up to five tools with their input schemas, best first, none
-        core and none of a server that is down; the servers that are down; and, when nothing
-        could be searched, why."""
+        """find_tools' answer: up to ``MAX_DISCOVERED_TOOLS`` tools with their input schemas,
+        best first, none core and none of a server that is down; the servers that are down; and,
+        when nothing could be searched, why."""
         catalog = self.catalog
         unavailable = [
             {"server": u.name, "error": u.error or "not connected yet"}

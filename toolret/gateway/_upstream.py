@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -67,7 +66,6 @@ class Upstream:
         """Why it is down (the last failure), for find_tools results and /readyz."""
         self.tools: list[types.Tool] | None = None
         """The last complete listing; kept while down, so the catalog does not flap."""
-        self.since = time.time()
         self._on_change = on_change
         self._ping_interval = ping_interval
         self._retry = retry
@@ -182,7 +180,6 @@ class Upstream:
         self.tools = tools
         if self.state is not State.UP:
             log.info("toolret gateway: %s is up (%d tools)", self.name, len(tools))
-            self.since = time.time()
         self.state, self.error = State.UP, None
         if changed:
             await self._on_change(self)
@@ -191,7 +188,6 @@ class Upstream:
         detail = _describe(error)
         if self.state is not State.DOWN:
             log.warning("toolret gateway: %s is down (%s); reconnecting", self.name, detail)
-            self.since = time.time()
         self.state, self.error = State.DOWN, detail
         await self._on_change(self)
 

@@ -44,7 +44,8 @@ from typing import Any
 from toolret._catalog import Catalog
 from toolret.adapters._anthropic import to_anthropic
 from toolret.errors import ConfigurationError
-from toolret.retrieval._find_tools import ToolFinder, unavailable_message
+from toolret.retrieval._base import Retriever
+from toolret.retrieval._find_tools import unavailable_message
 from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason, Selection
 from toolret.retrieval._transcript import blocks, field, loaded_by_anthropic
 
@@ -67,7 +68,8 @@ SEARCH_TOOL_DESCRIPTION = (
     "Search for more tools. Most of your tools are not loaded yet; call this when you need a "
     "capability none of your loaded tools offers. Describe the capability in plain language, in "
     "any language: what you want to do, not a tool name (for example 'link two records' or "
-    "'أضف حقلا إلى الكائن'). Up to 5 matching tools are loaded and callable from your next step."
+    f"'أضف حقلا إلى الكائن'). Up to {MAX_DISCOVERED_TOOLS} matching tools are loaded and "
+    "callable from your next step."
 )
 _NO_MATCH = "No further tools match; rephrase the capability, or use the tools you have."
 _CACHE = {"type": "ephemeral"}
@@ -110,7 +112,7 @@ def anthropic_tools(
 
 
 async def answer_anthropic_search(
-    finder: ToolFinder,
+    finder: Retriever,
     catalog: Catalog,
     tool_use: Any,
     *,

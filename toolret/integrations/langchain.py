@@ -24,20 +24,19 @@ import asyncio
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NotRequired, TypeVar, Unpack, cast
+from typing import TYPE_CHECKING, Any, NotRequired, TypeVar, Unpack
 
 from toolret._catalog import Catalog
 from toolret.adapters._openai import catalog_from_openai
 from toolret.adapters._source import CatalogOptions
 from toolret.errors import ConfigurationError
+from toolret.retrieval._base import Retriever
 from toolret.retrieval._find_tools import (
     FIND_TOOLS_DESCRIPTION,
     FIND_TOOLS_NAME,
-    ToolFinder,
     answer_find_tools,
     discovered_tool_names,
 )
-from toolret.retrieval._rounds import Selector
 from toolret.retrieval._selection import Mode, Reason, Selection
 from toolret.retrieval._stable import StableToolList
 from toolret.retrieval._transcript import latest_human_text
@@ -88,7 +87,7 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
 
     def __init__(
         self,
-        retriever: Selector,
+        retriever: Retriever,
         catalog: Catalog,
         *,
         k: int | None = None,
@@ -169,7 +168,7 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
 
     async def _find_tools(self, capability: str, state: Mapping[str, Any]) -> str:
         return await answer_find_tools(
-            cast(ToolFinder, self.retriever),
+            self.retriever,
             self.catalog,
             {"capability": capability},
             bound=await self.bound(state),

@@ -47,7 +47,8 @@ from toolret._catalog import Catalog
 from toolret._tool import Tool
 from toolret.adapters._mcp import SEPARATOR, McpOrigin
 from toolret.adapters._openai import to_openai
-from toolret.retrieval._find_tools import ToolFinder, unavailable_message
+from toolret.retrieval._base import Retriever
+from toolret.retrieval._find_tools import unavailable_message
 from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason
 from toolret.retrieval._transcript import field, search_outputs
 
@@ -64,7 +65,7 @@ __all__ = [
 SEARCH_DESCRIPTION = (
     "Search for more tools. Most tools are not loaded yet; search when you need a capability "
     "none of your loaded tools offers. Describe it in plain language, in any language: what you "
-    "want to do, not a tool name. Up to 5 matching tools are loaded."
+    f"want to do, not a tool name. Up to {MAX_DISCOVERED_TOOLS} matching tools are loaded."
 )
 SEARCH_PARAMETERS: Mapping[str, Any] = {
     "type": "object",
@@ -123,7 +124,7 @@ def responses_tools(
 
 
 async def answer_responses_search(
-    finder: ToolFinder,
+    finder: Retriever,
     catalog: Catalog,
     call: Any,
     *,

@@ -8,11 +8,9 @@
 A selection costs one query embedding (cached per text: a ReAct loop pays once) and one SQL round
 trip on a pooled connection, which in hybrid mode (the default) also scores the tools sharing the
 message's words, ranked by BM25 in process (``toolret.retrieval._hybrid``). Any failure sends the
-full roster,
-with the reason, within the time budget (``toolret.retrieval._selection.select_guarded``); a corpus
-not
-published yet is asked of the worker in the background, again with a backoff per corpus until it is
-served.
+full roster, with the reason, within the time budget (``toolret.retrieval._base.Retriever``); a
+corpus not published yet is asked of the worker in the background, again with a backoff per
+corpus until it is served.
 """
 
 from __future__ import annotations
@@ -23,40 +21,22 @@ import logging
 import time
 import weakref
 from collections.abc import Iterable, Sequence
-from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from toolret._catalog import Catalog
 from toolret._profile import profile_of
-from toolret._settings import RetrievalMode, Settings, make_embedder, retrieval_mode
-from toolret._tool import Tool
+from toolret._settings import Settings
 from toolret.embedders._base import Embedder, Vector
-from toolret.embedders._cache import with_query_cache
-from toolret.embedders._guard import warm_up_quietly
-from toolret.errors import (
-    ClientStateError,
-    ConfigurationError,
-    EmbedderError,
-    EmbedderUnavailableError,
-    NotIndexedError,
-)
+from toolret.errors import ClientStateError, ConfigurationError, EmbedderError, NotIndexedError
 from toolret.indexing._asks import WorkerAsks
 from toolret.indexing._backoff import Backoff
 from toolret.indexing._run import IndexReport, Progress, index_catalog
+from toolret.retrieval._base import Retriever, RetrieverOptions
 from toolret.retrieval._hybrid import rank_hybrid
-from toolret.retrieval._lexical import catalog_index, hybrid_weight
-from toolret.retrieval._metrics import record_selection, record_step, tracer
-from toolret.retrieval._reuse import REUSE_SECONDS, RecentRankings, RecentSelections
-from toolret.retrieval._selection import (
-    MAX_DISCOVERED_TOOLS,
-    TIE_SLACK,
-    FailOpenLog,
-    Ranking,
-    Selection,
-    SelectionPolicy,
-    discover,
-    select_guarded,
-)
+from toolret.retrieval._lexical import hybrid_weight
+from toolret.retrieval._metrics import record_step, tracer
+from toolret.retrieval._reuse import RecentRankings
+from toolret.retrieval._selection import TIE_SLACK, Ranking, Selection
 from toolret.retrieval._transcript import reported_message
 from toolret.store._sql import EXACT_LIMIT, CatalogQuery
 from toolret.store._vector_store import VectorStore
@@ -80,28 +60,22 @@ connection survives, and the selection falls open with ``timeout``. Later than t
 client's deadline comes first and the connection, abandoned mid-query, is thrown away."""
 
 
-class ToolRetrievalClient:
+class ToolRetrievalClient(Retriever):
     """Selects tools for a message from vectors in Postgres/pgvector.
 
-    ``database_url`` defaults to ``TOOLRET_DATABASE_URL``, else ``DATABASE_URL``; ``embedder`` to
-    the one the environment configures (Gemini with a key, else the bundled model); ``mode``, ``k``,
-    ``time_budget`` (seconds) and ``redis_url`` to ``TOOLRET_MODE`` (``hybrid``:
-    ``toolret.retrieval._hybrid``), ``TOOLRET_K``, ``TOOLRET_TIME_BUDGET_MS`` and ``REDIS_URL``.
-    Pass ``store``
-    to share a ``VectorStore`` (the client then leaves it open). The pool's checkout timeout
-    defaults to a quarter of the time budget (``POOL_SHARE``) and the server-side statement timeout
-    to half of it (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck
-    query is cancelled by the server, keeping its connection, before the budget runs out.
+    ``database_url`` defaults to ``TOOLRET_DATABASE_URL``, else ``DATABASE_URL``; ``embedder``,
+    ``mode`` (``hybrid``: ``toolret.retrieval._hybrid``), ``k``, ``time_budget`` and ``reuse``
+    as every ``Retriever``'s; ``redis_url`` to ``REDIS_URL``. Pass ``store`` to share a
+    ``VectorStore`` (the client then leaves it open). The pool's checkout timeout defaults to a
+    quarter of the time budget (``POOL_SHARE``) and the server-side statement timeout to half of
+    it (``STATEMENT_SHARE``): a stuck pool fails open with ``store_error``, and a stuck query is
+    cancelled by the server, keeping its connection, before the budget runs out.
     ``reindex_backoff`` spaces the requests to index an unserved corpus (default:
-    ``toolret.indexing._asks.REASK_AFTER``, doubling up to ``REASK_AT_MOST``, per corpus, reset once
-    it is served). ``reuse`` (seconds,
-    default ``REUSE_SECONDS``; 0 turns it off) is how long a selection, and the ranking behind
-    ``find_tools``, answer the same message again: the rounds of one turn cost no query
-    (``toolret.retrieval._reuse``).
+    ``toolret.indexing._asks.REASK_AFTER``, doubling up to ``REASK_AT_MOST``, per corpus, reset
+    once it is served). ``reuse`` also covers the ranking behind ``find_tools``: the rounds of
+    one turn cost no query (``toolret.retrieval._reuse``).
 
-    A client is used by one event loop. It opens on first use or ``async with``, which also warms
-    the embedder up (loads the bundled model), so the first selection is not the one that pays for
-    it; a warm-up that fails is logged and never raised. After ``aclose()`` it cannot be reopened
+    A client opens on first use or ``async with``; after ``aclose()`` it cannot be reopened
     (``ClientStateError``) and ``select`` sends the full roster.
     """
 
@@ -111,9 +85,6 @@ class ToolRetrievalClient:
         *,
         embedder: Embedder | None = None,
         settings: Settings | None = None,
-        mode: RetrievalMode | None = None,
-        k: int | None = None,
-        time_budget: float | None = None,
         redis_url: str | None = None,
         store: VectorStore | None = None,
         pool_size: int = 5,
@@ -122,14 +93,11 @@ class ToolRetrievalClient:
         statement_timeout: float | None = None,
         exact_limit: int = EXACT_LIMIT,
         reindex_backoff: Backoff | None = None,
-        reuse: float = REUSE_SECONDS,
+        **options: Unpack[RetrieverOptions],
     ) -> None:
-        settings = settings or Settings()
-        self.mode: RetrievalMode = retrieval_mode(settings.mode if mode is None else mode)
-        self.k = settings.k if k is None else k
-        self.time_budget = settings.time_budget if time_budget is None else time_budget
+        super().__init__(embedder=embedder, settings=settings, **options)
+        settings = self._settings
         self.redis_url = redis_url or settings.redis_url
-        self._settings = settings
         if store is None:
             url = database_url or settings.database_url
             if not url:
@@ -153,43 +121,14 @@ class ToolRetrievalClient:
         else:
             self._owns_store = False
         self.store = store
-        self._raw_embedder = embedder
-        self._owns_embedder = embedder is None
-        self._embedder: Embedder | None = None if embedder is None else with_query_cache(embedder)
-        self._selections = RecentSelections(reuse)
-        self._rankings = RecentRankings(reuse)
+        self._rankings = RecentRankings(self._selections.seconds)
         self._queries: weakref.WeakKeyDictionary[Catalog, CatalogQuery] = (
             weakref.WeakKeyDictionary()
         )
         self._asks = WorkerAsks(self.redis_url, reindex_backoff)
-        self._fail_open_log = FailOpenLog()
         self._feedback: FeedbackSender | None = None
-        self._entered = False
-        self._closed = False
 
     # -- lifecycle --------------------------------------------------------------------------
-
-    async def __aenter__(self) -> ToolRetrievalClient:
-        if self._closed:
-            raise ClientStateError("this ToolRetrievalClient is closed; create a new one")
-        if self._entered:
-            raise ClientStateError("this ToolRetrievalClient is already open")
-        self._entered = True
-        await warm_up_quietly(lambda: self.embedder)
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    @property
-    def closed(self) -> bool:
-        """True after ``aclose()``."""
-        return self._closed
 
     async def flush(self) -> None:
         """Wait until every pending reindex request and buffered feedback report is sent (or
@@ -203,108 +142,24 @@ class ToolRetrievalClient:
         if self._feedback is not None:
             await self._feedback.flush()
 
-    async def aclose(self) -> None:
-        """Let pending reindex requests finish (briefly), close the queue, the pool and the
-        embedder this client created. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
+    async def _release(self) -> None:
+        """Let pending reindex requests finish (briefly), close the queue, the feedback
+        sender, and the pool if this client created it."""
         await self._asks.aclose()
         if self._feedback is not None:
             await self._feedback.aclose()
         if self._owns_store:
             await self.store.aclose()
-        if self._owns_embedder and self._embedder is not None:
-            await self._embedder.aclose()
 
-    # -- the request path -------------------------------------------------------------------
+    # -- the ranking ------------------------------------------------------------------------
 
-    @property
-    def embedder(self) -> Embedder:
-        """The embedder in use (wrapped in a query cache), created from settings on first use."""
-        if self._embedder is None:
-            try:
-                self._raw_embedder = make_embedder(self._settings)
-            except Exception as error:
-                raise EmbedderUnavailableError(f"no embedder: {error}") from error
-            self._embedder = with_query_cache(self._raw_embedder)
-        return self._embedder
-
-    async def select(
-        self,
-        catalog: Catalog,
-        message: str,
-        *,
-        resume: bool = False,
-        k: int | None = None,
-        stable: SelectionPolicy | None = None,
-    ) -> Selection:
-        """Core tools plus the best ``k`` for ``message``; the full roster on any failure.
-
-        Never raises and never takes longer than the time budget. ``stable`` (a
-        ``StableToolList``, one per conversation) sends the conversation's growing list
-        instead, so the provider's prompt cache holds.
-        """
-        k = self.k if k is None else k
-        with tracer.start_as_current_span("toolret.select") as span:
-            selection = await select_guarded(
-                catalog,
-                message,
-                lambda text: self.rank(catalog, text, k),
-                k=k,
-                time_budget=self.time_budget,
-                resume=resume,
-                stable=stable,
-                recent=self._selections,
-                fail_open_log=self._fail_open_log,
-            )
-            span.set_attribute("toolret.catalog.tools", len(catalog))
-            span.set_attribute("toolret.k", k)
-            span.set_attribute("toolret.mode", selection.mode.value)
-            span.set_attribute("toolret.reason", selection.reason.value if selection.reason else "")
-            span.set_attribute("toolret.tools_bound", len(selection.tools))
-        record_selection(selection)
-        return selection
-
-    async def find_tools(
-        self,
-        catalog: Catalog,
-        capability: str,
-        *,
-        bound: Iterable[str] = (),
-        limit: int = MAX_DISCOVERED_TOOLS,
-    ) -> list[Tool]:
-        """At most ``limit`` tools for a capability phrase (any language), none already bound,
-        best first. Empty on a blank phrase or any failure; bounded by the time budget.
-
-        The store is asked for twice ``limit``: the same phrase asked again in the turn, with
-        the tools it found now bound, is answered from that ranking without a query."""
-        exclude = set(bound)
-        return await discover(
-            catalog,
-            capability,
-            lambda text: self.rank(catalog, text, 2 * limit, exclude=exclude),
-            bound=exclude,
-            limit=limit,
-            time_budget=self.time_budget,
-        )
-
-    async def rank(
-        self, catalog: Catalog, text: str, k: int | None = None, *, exclude: Iterable[str] = ()
-    ) -> Ranking:
-        """Score the catalog's candidates for ``text`` (one embedding, one query, unless a
-        ranking kept from earlier in the turn answers it); raises ``EmbedderError``,
-        ``StoreError``/``NotIndexedError`` or ``TimeoutError``."""
-        if self._closed:
-            raise ClientStateError("this ToolRetrievalClient is closed")
-        k = self.k if k is None else k
-        if self.mode == "bm25":
-            return Ranking(catalog_index(catalog).score_map(text))
+    async def _rank(self, catalog: Catalog, text: str, k: int, exclude: frozenset[str]) -> Ranking:
+        """One embedding and one query, unless a ranking kept from earlier in the turn answers
+        it; raises ``EmbedderError``, ``StoreError``/``NotIndexedError`` or ``TimeoutError``."""
         embedder = self.embedder
         query = self._query(catalog, embedder)
-        skip = frozenset(exclude)
         kept = (query.model_id, query.corpus_hash, query.score, self.mode)
-        reused = self._rankings.get(kept, text, k, skip)
+        reused = self._rankings.get(kept, text, k, exclude)
         if reused is not None:
             return reused
         vector = await self._embed(embedder, text)
@@ -319,7 +174,7 @@ class ToolRetrievalClient:
                     span.set_attribute("toolret.corpus_hash", query.corpus_hash)
                     span.set_attribute("toolret.documents", query.documents)
                     result = await self.store.rank(
-                        query, vector, limit=k + TIE_SLACK, exclude=skip, include=include
+                        query, vector, limit=k + TIE_SLACK, exclude=exclude, include=include
                     )
             except NotIndexedError:
                 self._ask_worker(catalog, query.corpus_hash)
@@ -336,9 +191,11 @@ class ToolRetrievalClient:
         profile = profile_of(embedder)
         weight = hybrid_weight(catalog, text, profile) if self.mode == "hybrid" else None
         depth = k + TIE_SLACK  # exact this deep, as the statement's dense list: reuse relies on it
-        ranking = await rank_hybrid(catalog, text, fetch, weight, depth, skip)
+        ranking = await rank_hybrid(catalog, text, fetch, weight, depth, exclude)
         if complete:
-            self._rankings.keep(kept, text, skip, ranking, depth=depth, candidates=query.candidates)
+            self._rankings.keep(
+                kept, text, exclude, ranking, depth=depth, candidates=query.candidates
+            )
         return ranking
 
     async def report_turn(
@@ -416,7 +273,7 @@ class ToolRetrievalClient:
 
     def _forget(self, message: str) -> None:
         """The turn has ended: its message is ranked afresh when asked again."""
-        self._selections.forget(message)
+        super()._forget(message)
         self._rankings.forget(message)
 
     def _ask_worker(self, catalog: Catalog, corpus_hash: str) -> None:

@@ -1,11 +1,11 @@
 """find_tools: the model widens its own tool set when a plan needs more than it was sent.
 
 Bind ``find_tools_definition(shape)`` with the selection. When the model calls it with a
-capability phrase (any language), ``answer_find_tools`` returns up to five matching tools not
-already bound, as the JSON of the tool result. On the next step the agent binds the tools
-``discovered_tool_names(messages)`` reads back from the transcript: discoveries are a pure function
-of the current turn's messages, so they reset with every human message and never accumulate in
-stored state.
+capability phrase (any language), ``answer_find_tools`` returns up to ``MAX_DISCOVERED_TOOLS``
+matching tools not already bound, as the JSON of the tool result. On the next step the agent
+binds the tools ``discovered_tool_names(messages)`` reads back from the transcript: discoveries
+are a pure function of the current turn's messages, so they reset with every human message and
+never accumulate in stored state.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from toolret._catalog import Catalog
 from toolret._tool import Tool
+from toolret.retrieval._base import Retriever
 from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, FoundTools, Reason
 from toolret.retrieval._transcript import (
     current_turn,
@@ -30,7 +31,6 @@ __all__ = [
     "FIND_TOOLS_NAME",
     "MAX_DISCOVERED_TOOLS",
     "FindToolsShape",
-    "ToolFinder",
     "answer_find_tools",
     "discovered_tool_names",
     "find_tools_definition",
@@ -46,8 +46,8 @@ FIND_TOOLS_DESCRIPTION = (
     "Find more tools. The tools you have are a selection from a larger set; call this when you "
     "need a capability none of them offers. Describe the capability in plain language, in any "
     "language: what you want to do, not a tool name (for example 'link two records' or "
-    "'أضف حقلا إلى الكائن'). Up to 5 matching tools are returned, and they become callable from "
-    "your next step."
+    f"'أضف حقلا إلى الكائن'). Up to {MAX_DISCOVERED_TOOLS} matching tools are returned, and they "
+    "become callable from your next step."
 )
 _SCHEMA: Mapping[str, Any] = {
     "type": "object",
@@ -60,14 +60,6 @@ _SCHEMA: Mapping[str, Any] = {
     "required": ["capability"],
     "additionalProperties": False,
 }
-
-
-class ToolFinder(Protocol):
-    """What answers find_tools: ``InMemoryRetriever`` and the database client."""
-
-    async def find_tools(
-        self, catalog: Catalog, capability: str, *, bound: Iterable[str] = (), limit: int = 5
-    ) -> list[Tool]: ...
 
 
 def find_tools_definition(shape: FindToolsShape = "openai") -> dict[str, Any]:
@@ -107,7 +99,7 @@ def unavailable_message(found: list[Tool]) -> str | None:
 
 
 async def answer_find_tools(
-    finder: ToolFinder,
+    finder: Retriever,
     catalog: Catalog,
     arguments: str | Mapping[str, Any],
     *,
@@ -116,9 +108,10 @@ async def answer_find_tools(
 ) -> str:
     """The tool result for a find_tools call: ``{"tools": [{"name", "description"}, ...]}``.
 
-    ``arguments`` is the call's arguments (JSON text or a dict). At most ``limit`` (≤ 5) tools,
-    none already ``bound``, none core. Bad arguments or a failing finder give a JSON
-    ``{"error": ...}`` the model can read and act on; this never raises.
+    ``arguments`` is the call's arguments (JSON text or a dict). At most ``limit``
+    (≤ ``MAX_DISCOVERED_TOOLS``) tools, none already ``bound``, none core. Bad arguments or a
+    failing finder give a JSON ``{"error": ...}`` the model can read and act on; this never
+    raises.
     """
     capability = _capability(arguments)
     if capability is None:

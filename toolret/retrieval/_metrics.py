@@ -59,11 +59,10 @@ _step_duration = _meter.create_histogram(
 )
 
 
-def record_selection(selection: Selection, *, retriever: str = "pgvector") -> None:
+def record_selection(selection: Selection) -> None:
     """Count one selection and record its latency, how many tools it bound, and the tokens
     of the definitions it sent and saved."""
     attributes = {
-        "toolret.retriever": retriever,
         "toolret.mode": selection.mode.value,
         "toolret.reason": selection.reason.value if selection.reason is not None else "none",
     }

@@ -17,21 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from toolret._catalog import Catalog
 from toolret._tool import Tool
-from toolret.retrieval._selection import Mode, Ranking, Reason, select_guarded
+from toolret.retrieval._base import Retriever
+from toolret.retrieval._selection import Mode, Reason, select_guarded
 
 __all__ = ["Routing", "agent_catalog", "route"]
-
-
-class Ranker(Protocol):
-    """What ``route`` needs of a retriever: ``InMemoryRetriever`` and ``ToolRetrievalClient``."""
-
-    time_budget: float
-
-    async def rank(self, catalog: Catalog, text: str, k: int | None = None) -> Ranking: ...
 
 
 @dataclass(frozen=True)
@@ -62,7 +54,7 @@ def agent_catalog(agents: Mapping[str, str] | Iterable[Tool]) -> Catalog:
     return Catalog(tools, min_description_length=1)
 
 
-async def route(retriever: Ranker, agents: Catalog, message: str, *, k: int = 1) -> Routing:
+async def route(retriever: Retriever, agents: Catalog, message: str, *, k: int = 1) -> Routing:
     """The ``k`` agents whose descriptions best match ``message``, best first; every agent on
     any failure, within the retriever's time budget. Build ``agents`` once
     (``agent_catalog``): the client keys what it prepares, and the worker indexes, by catalog."""

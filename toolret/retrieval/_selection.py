@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from toolret._catalog import Catalog
 from toolret._tool import Tool
@@ -32,9 +32,6 @@ from toolret.errors import (
 )
 from toolret.retrieval import _tokens as tokens
 
-if TYPE_CHECKING:
-    from toolret.retrieval._reuse import RecentSelections
-
 __all__ = [
     "DEFAULT_K",
     "DEFAULT_TIME_BUDGET",
@@ -42,6 +39,7 @@ __all__ = [
     "TIE_SLACK",
     "FailOpenLog",
     "FoundTools",
+    "KeptSelections",
     "Mode",
     "Ranking",
     "Reason",
@@ -201,6 +199,15 @@ class SelectionPolicy(Protocol):
     def apply(self, selection: Selection) -> Selection: ...
 
 
+class KeptSelections(Protocol):
+    """The selections of a turn, kept to answer the same message again:
+    ``toolret.retrieval._reuse.RecentSelections``."""
+
+    def get(self, catalog: Catalog, message: str, k: int) -> Selection | None: ...
+
+    def keep(self, catalog: Catalog, message: str, k: int, selection: Selection) -> None: ...
+
+
 MAX_DISCOVERED_TOOLS = 5
 """find_tools returns at most this many: by then the model names a capability it knows it needs,
 so precision beats recall, and it can always ask again."""
@@ -251,7 +258,7 @@ async def select_guarded(
     time_budget: float = DEFAULT_TIME_BUDGET,
     resume: bool = False,
     stable: SelectionPolicy | None = None,
-    recent: RecentSelections | None = None,
+    recent: KeptSelections | None = None,
     fail_open_log: FailOpenLog | None = None,
 ) -> Selection:
     """Apply the selection rules around ``rank``; never raises, never exceeds ``time_budget``.

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
+from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS
 from toolret.service import _models as models
 
 __all__ = ["ERROR_SCHEMA", "openapi_document"]
@@ -93,7 +94,7 @@ def openapi_document(version: str) -> dict[str, Any]:
                 extra=_LOOKUP_ERRORS,
             ),
             "/v1/find_tools": _post(
-                "Up to 5 tools for a capability phrase, none already bound",
+                f"Up to {MAX_DISCOVERED_TOOLS} tools for a capability phrase, none already bound",
                 "FindToolsRequest",
                 "FindToolsResponse",
                 extra=_LOOKUP_ERRORS,

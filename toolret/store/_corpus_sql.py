@@ -26,7 +26,6 @@ __all__ = [
     "STATUS_INDEXES",
     "STATUS_MODELS",
     "SUMMARY_COLUMNS",
-    "TOUCH",
     "UPSERT_CORPUS",
     "VECTORS_OF",
     "gc_vectors",
@@ -62,11 +61,6 @@ INSERT_MEMBERSHIP = """
 INSERT INTO toolret_corpus_documents (corpus_id, doc_key, tool_name, position)
 SELECT :id, k, t, p - 1
 FROM unnest(CAST(:keys AS text[]), CAST(:tools AS text[])) WITH ORDINALITY AS u(k, t, p)
-"""
-
-TOUCH = """
-UPDATE toolret_corpora SET last_seen_at = now()
-WHERE model_id = :model AND corpus_hash = :corpus RETURNING id
 """
 
 IS_PUBLISHED = """

@@ -7,19 +7,32 @@ runs on the request path, on a pooled connection with the store's statement time
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
+from toolret._profile import ToolScore
 from toolret.embedders._base import Vector
 from toolret.errors import NotIndexedError
 from toolret.store._pool import StorePool
-from toolret.store._sql import CatalogQuery, exact_sql, hnsw_sql
+from toolret.store._sql import (
+    EXACT_PARAMETERS,
+    INDEX_PARAMETERS,
+    CatalogQuery,
+    exact_sql,
+    hnsw_sql,
+    with_named,
+)
+from toolret.store._statement import Placeholder, Statement, prefixed, statement
 from toolret.store._summary_sql import summary_sql
 from toolret.store._types import StoreRanking
 
-__all__ = ["StoreReads"]
+__all__ = ["StoreReads", "ranking_statement"]
+
+NAMED = "named_"
+"""The prefix of the named tools' parameters, beside a ranking's own (``ranking_statement``)."""
 
 
 class StoreReads(StorePool):
@@ -47,7 +60,7 @@ class StoreReads(StorePool):
         ``include`` names candidates whose scores must come back too, wherever they rank: hybrid
         ranking asks for its lexical hits, so that its fused top ``k`` is exact
         (``toolret.retrieval._hybrid``). The named tools' documents are scored exactly in the same
-        statement (``_with_named``), beside the index's or the exact ranking: still one round
+        statement (``with_named``), beside the index's or the exact ranking: still one round
         trip.
         """
         dimension = int(vector.shape[0])
@@ -57,46 +70,63 @@ class StoreReads(StorePool):
         wanted = query.candidates.intersection(include)
         if limit <= 0 and not wanted:
             return StoreRanking({}, (), published=True)
-        exact = exact_sql(query.model_id, dimension, query.score)
-        named: list[object] = []
+        named: dict[str, Any] = {}
         if wanted:  # the named tools' own documents, scored exactly by the same statement
             pairs = [(t, k) for t, k in zip(query.tools, query.keys, strict=True) if t in wanted]
-            named = [[t for t, _ in pairs], [k for _, k in pairs], len(wanted), query.corpus_hash]
+            named = {
+                f"{NAMED}tools": [t for t, _ in pairs],
+                f"{NAMED}keys": [k for _, k in pairs],
+                f"{NAMED}limit": len(wanted),
+                f"{NAMED}corpus_hash": query.corpus_hash,
+            }
         summarized = True
         async with self._connection("ranking query") as connection:
             if query.documents > self.exact_limit and limit > 0:
-                statement = _indexed_sql(query, dimension, limit)
+                most = (
+                    query.max_summaries_per_tool
+                    if query.score.kind == "blend"
+                    else query.max_documents_per_tool
+                )
+                indexed = ranking_statement(
+                    query.model_id, dimension, query.score, (limit, most), bool(named)
+                )
                 skip = sorted(query.core | set(exclude))
                 rows = await connection.fetch(
-                    _with_named(statement, 3, exact, published="true") if named else statement,
-                    values,
-                    query.corpus_hash,
-                    skip,
-                    *named,
+                    indexed.sql,
+                    *indexed.arguments(
+                        query=values, corpus_hash=query.corpus_hash, exclude=skip, **named
+                    ),
                 )
-                ranked = [r for r in rows if r[2]] if named else rows
+                ranked = [r for r in rows if r["ranked"]] if named else rows
                 # A published corpus without summary vectors: one row of NULLs (summary_sql).
-                summarized = not any(r[0] is None for r in ranked)
+                summarized = not any(r["tool_name"] is None for r in ranked)
                 if ranked and summarized:
-                    scores = {r[0]: 1.0 - r[1] for r in ranked}
+                    scores = {r["tool_name"]: 1.0 - r["distance"] for r in ranked}
                     if named:  # the named tools' exact scores win over the index's
-                        extra = (r for r in rows if not r[2] and r[1] is not None)
-                        scores.update((r[0], 1.0 - r[1]) for r in extra)
+                        extra = (r for r in rows if not r["ranked"] and r["distance"] is not None)
+                        scores.update((r["tool_name"], 1.0 - r["distance"]) for r in extra)
                     return StoreRanking(scores, (), published=True)
-            arguments = (values, query.tools, query.keys, limit + len(exclude), query.corpus_hash)
-            both = _with_named(exact, 5, exact, published="r.published")
-            rows = await connection.fetch(both if named else exact, *arguments, *named)
-        scores = {r[0]: 1.0 - r[1] for r in rows if r[1] is not None}
+            exact = ranking_statement(query.model_id, dimension, query.score, None, bool(named))
+            arguments = exact.arguments(
+                query=values,
+                tools=query.tools,
+                keys=query.keys,
+                limit=limit + len(exclude),
+                corpus_hash=query.corpus_hash,
+                **named,
+            )
+            rows = await connection.fetch(exact.sql, *arguments)
+        scores = {r["tool_name"]: 1.0 - r["distance"] for r in rows if r["distance"] is not None}
         if not scores:
             raise NotIndexedError(
                 "no published vectors for this catalog yet",
                 model_id=query.model_id,
                 corpus_hash=query.corpus_hash,
             )
-        unranked = tuple(dict.fromkeys(r[0] for r in rows if r[1] is None))
+        unranked = tuple(dict.fromkeys(r["tool_name"] for r in rows if r["distance"] is None))
         # A corpus served without summary vectors is ranked exactly here, and counts as not
         # yet published so the client asks the worker to summarize it.
-        return StoreRanking(scores, unranked, published=bool(rows[0][-1]) and summarized)
+        return StoreRanking(scores, unranked, published=bool(rows[0]["published"]) and summarized)
 
     async def ping(self) -> None:
         """One ``SELECT 1`` round trip on a pooled connection (the benchmark's floor)."""
@@ -104,34 +134,32 @@ class StoreReads(StorePool):
             await connection.fetchval("SELECT 1")
 
 
-def _indexed_sql(query: CatalogQuery, dimension: int, limit: int) -> str:
-    """The index statement for a large catalog: summary vectors for a blended score (a tool
-    without examples is summarized by its description), documents for ``max``."""
-    if query.score.kind == "blend":
-        return summary_sql(
-            query.model_id, dimension, limit, query.max_summaries_per_tool, query.score
-        )
-    return hnsw_sql(query.model_id, dimension, limit, query.max_documents_per_tool)
+@lru_cache(maxsize=256)
+def ranking_statement(
+    model_id: str,
+    dimension: int,
+    score: ToolScore,
+    index: tuple[int, int] | None,
+    named: bool,
+) -> Statement:
+    """The ranking statement: exact (``index`` None), or through an index for ``index`` =
+    (tools wanted, most vectors of one tool): summary vectors for a blended score (a tool
+    without examples is summarized by its description), documents for ``max``. With ``named``,
+    the exact statement over the named tools' documents runs beside it (``with_named``), its
+    parameters but the query vector prefixed with ``NAMED``."""
+    own = EXACT_PARAMETERS if index is None else INDEX_PARAMETERS
+    extra = tuple(NAMED + name for name in EXACT_PARAMETERS if name != "query") if named else ()
 
+    def build(p: Placeholder) -> str:
+        if index is None:
+            ranking = exact_sql(model_id, dimension, score, p)
+        elif score.kind == "blend":
+            ranking = summary_sql(model_id, dimension, *index, score, p)
+        else:
+            ranking = hnsw_sql(model_id, dimension, *index, p)
+        if not named:
+            return ranking
+        tools = exact_sql(model_id, dimension, score, prefixed(p, NAMED, shared={"query"}))
+        return with_named(ranking, tools, published="r.published" if index is None else "true")
 
-_PARAMETER = re.compile(r"\$(\d+)")
-
-
-def _with_named(ranking: str, parameters: int, exact: str, *, published: str) -> str:
-    """One statement: ``ranking`` (which takes ``parameters`` parameters, ``$1`` the query
-    vector), and the exact statement over the named tools' documents, whose parameters after
-    the shared ``$1`` (tools, keys, limit, corpus hash) follow the ranking's. Rows:
-    ``(tool_name, distance, ranked, published)``, ``ranked`` false for the named tools' rows,
-    ``published`` the expression for the ranking's rows; a ranking statement that finds nothing
-    published returns no ranked row."""
-
-    def shifted(match: re.Match[str]) -> str:
-        number = int(match.group(1))
-        return "$1" if number == 1 else f"${number + parameters - 1}"
-
-    named = _PARAMETER.sub(shifted, exact)
-    return f"""
-SELECT r.tool_name, r.distance, true AS ranked, {published} AS published FROM ({ranking}) AS r
-UNION ALL
-SELECT n.tool_name, n.distance, false, n.published FROM ({named}) AS n
-"""
+    return statement((*own, *extra), build)

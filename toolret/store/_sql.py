@@ -31,32 +31,44 @@ prepared statement's generic plan cannot see how many documents a catalog has:
   would count as the first).
 
 Model id, dimension and the HNSW limits are literals (they select the partial index and the
-plan); every value from a request is a parameter. The query vector travels in pgvector's binary
-format (the codec is registered on each pooled connection): 25% faster than a ``real[]``
-parameter cast to ``vector`` on a 44-tool catalog.
+plan); every value from a request is a parameter, named (``toolret.store._statement``): each
+function here writes its statement's text against a ``Placeholder``, and ``toolret.store._read``
+assembles and caches the statements. The query vector travels in pgvector's binary format (the
+codec is registered on each pooled connection): 25% faster than a ``real[]`` parameter cast to
+``vector`` on a 44-tool catalog.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from toolret._catalog import Catalog
 from toolret._profile import DEFAULT_PROFILE, LEARNED_MIN_SIMILARITY, RetrievalProfile, ToolScore
 from toolret._tool import Role
 from toolret.store._schema import sql_literal, vector_cast
+from toolret.store._statement import Placeholder
 from toolret.store._summaries import summary_count
 
 __all__ = [
     "EXACT_LIMIT",
+    "EXACT_PARAMETERS",
     "FIRST_SCAN_PER_TOOL",
+    "INDEX_PARAMETERS",
     "LEARNED_MAX_DISTANCE",
     "CatalogQuery",
     "blend_distance",
     "exact_sql",
     "hnsw_sql",
     "query_vector",
+    "with_named",
 ]
+
+EXACT_PARAMETERS = ("query", "tools", "keys", "limit", "corpus_hash")
+"""``exact_sql``'s parameters: the query vector, the tool of each document, the document keys,
+how many ranked tools to return, the corpus hash."""
+INDEX_PARAMETERS = ("query", "corpus_hash", "exclude")
+"""The index statements' parameters (``hnsw_sql``, ``summary_sql``): the query vector, the
+corpus hash, the tool names to leave out."""
 
 LEARNED_MAX_DISTANCE = f"{1.0 - LEARNED_MIN_SIMILARITY:.6f}"
 """Learned vectors count only within this cosine distance (``toolret.feedback._learning``)."""
@@ -123,18 +135,17 @@ class CatalogQuery:
         return len(self.keys)
 
 
-@lru_cache(maxsize=64)
-def exact_sql(model_id: str, dimension: int, score: ToolScore = DEFAULT_PROFILE.score) -> str:
-    """Rank a catalog's own documents exactly.
+def exact_sql(model_id: str, dimension: int, score: ToolScore, p: Placeholder) -> str:
+    """Rank a catalog's own documents exactly (parameters: ``EXACT_PARAMETERS``).
 
-    ``$1`` query vector, ``$2`` tool per document, ``$3`` document keys, ``$4`` how
-    many ranked tools to return, ``$5`` the corpus hash. Rows: ``(tool_name, distance,
-    published)``: the ``$4`` nearest complete tools, then every incomplete tool with a NULL
-    distance; ``published`` says whether this exact corpus is published. A tool's distance is
-    one minus its ``score``.
+    Rows ``(tool_name, distance, published)``: the ``limit`` nearest complete tools, then every
+    incomplete tool with a NULL distance; ``published`` says whether this exact corpus is
+    published. A tool's distance is one minus its ``score``.
     """
     model = sql_literal(model_id)
     cast = vector_cast(dimension)
+    query, tools_of, keys = query_vector(dimension, p), p("tools"), p("keys")
+    limit, corpus_hash = p("limit"), p("corpus_hash")
     if score.kind == "max":
         tools = """
     SELECT tool_name, min(distance) AS distance, bool_and(distance IS NOT NULL) AS complete
@@ -147,10 +158,10 @@ def exact_sql(model_id: str, dimension: int, score: ToolScore = DEFAULT_PROFILE.
           FROM scored) AS s
     GROUP BY tool_name"""
     return f"""
-WITH query AS MATERIALIZED (SELECT {query_vector(dimension)} AS q),
+WITH query AS MATERIALIZED (SELECT {query} AS q),
 scored AS MATERIALIZED (
     SELECT c.tool_name, v.kind, v.embedding::{cast} <=> (SELECT q FROM query) AS distance
-    FROM unnest($2::text[], $3::text[]) AS c(tool_name, doc_key)
+    FROM unnest({tools_of}::text[], {keys}::text[]) AS c(tool_name, doc_key)
     LEFT JOIN LATERAL (
         SELECT v.embedding, v.kind FROM toolret_vectors v
         WHERE v.model_id = {model} AND v.doc_key = c.doc_key
@@ -158,13 +169,15 @@ scored AS MATERIALIZED (
     UNION ALL  -- the corpus's learned example vectors (toolret.feedback._store)
     SELECT l.tool_name, 'example', l.embedding::{cast} <=> (SELECT q FROM query)
     FROM toolret_learned_vectors l
-    WHERE l.model_id = {model} AND l.corpus_hash = $5 AND l.tool_name = ANY ($2::text[])
+    WHERE l.model_id = {model} AND l.corpus_hash = {corpus_hash}
+      AND l.tool_name = ANY ({tools_of}::text[])
       AND l.embedding::{cast} <=> (SELECT q FROM query) <= {LEARNED_MAX_DISTANCE}),
 tools AS MATERIALIZED ({tools})
 SELECT r.tool_name, r.distance,
        (SELECT c.published_at IS NOT NULL FROM toolret_corpora c
-        WHERE c.model_id = {model} AND c.corpus_hash = $5) AS published
-FROM ((SELECT tool_name, distance FROM tools WHERE complete ORDER BY distance, tool_name LIMIT $4)
+        WHERE c.model_id = {model} AND c.corpus_hash = {corpus_hash}) AS published
+FROM ((SELECT tool_name, distance FROM tools WHERE complete ORDER BY distance, tool_name
+       LIMIT {limit})
       UNION ALL
       (SELECT tool_name, NULL FROM tools WHERE NOT complete)) AS r
 """
@@ -176,12 +189,11 @@ tool) that always held ``k`` distinct tools for the eval's 133 messages; when it
 second pass scans ``k × most vectors of any tool``, which always does."""
 
 
-@lru_cache(maxsize=256)
-def hnsw_sql(model_id: str, dimension: int, tools: int, most_documents: int) -> str:
+def hnsw_sql(model_id: str, dimension: int, tools: int, most_documents: int, p: Placeholder) -> str:
     """Rank a published corpus through the model's HNSW index over documents (max score).
 
-    ``$1`` query vector, ``$2`` the corpus hash, ``$3`` tool names to leave out (core tools,
-    tools already bound). Returns the best ``tools`` other tools as ``(tool_name, distance)``,
+    Parameters: ``INDEX_PARAMETERS`` (``exclude``: core tools, tools already bound). Returns the
+    best ``tools`` other tools as ``(tool_name, distance)``,
     best first; no rows when the corpus is not published. A catalog without examples
     (``most_documents`` 1) scores every tool by its description, so under either score; a
     blended score with examples is ranked by ``toolret.store._summary_sql`` instead.
@@ -197,16 +209,17 @@ def hnsw_sql(model_id: str, dimension: int, tools: int, most_documents: int) -> 
     every = tools * most_documents
     model = sql_literal(model_id)
     cast = vector_cast(dimension)
+    query, corpus_hash, exclude = query_vector(dimension, p), p("corpus_hash"), p("exclude")
 
     def scan(limit: int, gate: str) -> str:
         return f"""
-    SELECT v.doc_key, v.embedding::{cast} <=> {query_vector(dimension)} AS distance
+    SELECT v.doc_key, v.embedding::{cast} <=> {query} AS distance
     FROM toolret_vectors v
     WHERE v.model_id = {model}
       AND {gate}
       AND EXISTS (SELECT FROM toolret_corpus_documents d
                   WHERE d.corpus_id = (SELECT id FROM corpus) AND d.doc_key = v.doc_key
-                    AND d.tool_name <> ALL ($3::text[]))
+                    AND d.tool_name <> ALL ({exclude}::text[]))
     ORDER BY distance
     LIMIT {int(limit)}"""
 
@@ -216,20 +229,21 @@ def hnsw_sql(model_id: str, dimension: int, tools: int, most_documents: int) -> 
     FROM {scanned} n
     JOIN toolret_corpus_documents d
       ON d.corpus_id = (SELECT id FROM corpus) AND d.doc_key = n.doc_key
-    WHERE d.tool_name <> ALL ($3::text[])
+    WHERE d.tool_name <> ALL ({exclude}::text[])
     GROUP BY d.tool_name"""
 
     short = f"(SELECT id FROM corpus) IS NOT NULL AND (SELECT count(*) FROM ranked) < {int(tools)}"
     corpus = f"""
 WITH corpus AS MATERIALIZED (
     SELECT id FROM toolret_corpora
-    WHERE model_id = {model} AND corpus_hash = $2 AND published_at IS NOT NULL),
+    WHERE model_id = {model} AND corpus_hash = {corpus_hash} AND published_at IS NOT NULL),
 learned AS MATERIALIZED (  -- the corpus's learned example vectors, scored exactly (few)
-    SELECT l.tool_name, min(l.embedding::{cast} <=> {query_vector(dimension)}) AS distance
+    SELECT l.tool_name, min(l.embedding::{cast} <=> {query}) AS distance
     FROM toolret_learned_vectors l
-    WHERE l.model_id = {model} AND l.corpus_hash = $2 AND (SELECT id FROM corpus) IS NOT NULL
-      AND l.tool_name <> ALL ($3::text[])
-      AND l.embedding::{cast} <=> {query_vector(dimension)} <= {LEARNED_MAX_DISTANCE}
+    WHERE l.model_id = {model} AND l.corpus_hash = {corpus_hash}
+      AND (SELECT id FROM corpus) IS NOT NULL
+      AND l.tool_name <> ALL ({exclude}::text[])
+      AND l.embedding::{cast} <=> {query} <= {LEARNED_MAX_DISTANCE}
     GROUP BY l.tool_name),"""
     if first == every:
         return f"""{corpus}
@@ -267,8 +281,21 @@ def blend_distance(score: ToolScore) -> str:
     return f"coalesce({blended}, {description})"
 
 
-def query_vector(dimension: int) -> str:
-    """``$1``, a ``vector`` sent in pgvector's binary format, as the model's comparison type."""
+def query_vector(dimension: int, p: Placeholder) -> str:
+    """The ``query`` parameter, a ``vector`` sent in pgvector's binary format, as the model's
+    comparison type."""
     cast = vector_cast(dimension)
-    plain = f"$1::vector({int(dimension)})"
+    plain = f"{p('query')}::vector({int(dimension)})"
     return plain if cast.startswith("vector") else f"{plain}::{cast}"
+
+
+def with_named(ranking: str, named: str, *, published: str) -> str:
+    """One statement: ``ranking``'s rows and ``named``'s (the exact statement over the tools a
+    request names, ``toolret.store._read``). Rows ``(tool_name, distance, ranked, published)``:
+    ``ranked`` false for the named tools' rows, ``published`` the expression for the ranking's
+    rows; a ranking statement that finds nothing published returns no ranked row."""
+    return f"""
+SELECT r.tool_name, r.distance, true AS ranked, {published} AS published FROM ({ranking}) AS r
+UNION ALL
+SELECT n.tool_name, n.distance, false, n.published FROM ({named}) AS n
+"""

@@ -20,11 +20,10 @@ worker to summarize it.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from toolret._profile import ToolScore
 from toolret.store._schema import sql_literal, summary_cast, vector_cast
 from toolret.store._sql import LEARNED_MAX_DISTANCE, blend_distance
+from toolret.store._statement import Placeholder
 from toolret.store._summaries import score_tag
 
 __all__ = ["SUMMARIES_PER_TOOL", "summary_sql"]
@@ -36,21 +35,21 @@ within the index's candidate list (``hnsw.ef_search``) a longer scan costs littl
 (``docs/decisions.md``)."""
 
 
-@lru_cache(maxsize=256)
 def summary_sql(
-    model_id: str, dimension: int, tools: int, most_summaries: int, score: ToolScore
+    model_id: str, dimension: int, tools: int, most_summaries: int, score: ToolScore, p: Placeholder
 ) -> str:
     """Rank a published corpus by its summary vectors.
 
-    ``$1`` query vector, ``$2`` the corpus hash, ``$3`` tool names to leave out. Returns the
-    best ``tools`` other tools as ``(tool_name, distance)``, best first; no rows when the
-    corpus is not published; one ``(NULL, NULL)`` row when it has no summaries for ``score``.
+    Parameters: ``toolret.store._sql.INDEX_PARAMETERS``. Returns the best ``tools`` other tools
+    as ``(tool_name, distance)``, best first; no rows when the corpus is not published; one
+    ``(NULL, NULL)`` row when it has no summaries for ``score``.
     """
     model = sql_literal(model_id)
     tag = sql_literal(score_tag(score))
     cast = vector_cast(dimension)
     scan_cast = summary_cast(dimension)
-    query = f"$1::vector({int(dimension)})"
+    query = f"{p('query')}::vector({int(dimension)})"
+    corpus_hash, exclude = p("corpus_hash"), p("exclude")
     corpus_id = "(SELECT id FROM corpus)"
     first = tools * SUMMARIES_PER_TOOL
     every = max(first, tools * most_summaries)
@@ -63,7 +62,7 @@ def summary_sql(
     WHERE s.model_id = {model} AND {gate}
       AND EXISTS (SELECT FROM toolret_corpus_summaries m
                   WHERE m.corpus_id = {corpus_id} AND m.score = {tag}
-                    AND m.summary_key = s.summary_key AND m.tool_name <> ALL ($3::text[]))
+                    AND m.summary_key = s.summary_key AND m.tool_name <> ALL ({exclude}::text[]))
     ORDER BY s.embedding::{scan_cast} <#> {query}::{scan_cast}
     LIMIT {int(limit)}"""
 
@@ -74,7 +73,7 @@ def summary_sql(
         FROM {scanned} n
         JOIN toolret_corpus_summaries m
           ON m.corpus_id = {corpus_id} AND m.score = {tag} AND m.summary_key = n.summary_key
-        WHERE m.tool_name <> ALL ($3::text[])
+        WHERE m.tool_name <> ALL ({exclude}::text[])
         GROUP BY m.tool_name),
     rescored AS (SELECT tool_name FROM met WHERE NOT exact UNION SELECT tool_name FROM learned)
     SELECT tool_name, distance FROM met
@@ -114,12 +113,12 @@ ranked AS (SELECT * FROM ranked_1),"""
 WITH corpus AS MATERIALIZED (
     SELECT c.id, {tag} = ANY (c.summarized) AS summarized
     FROM toolret_corpora c
-    WHERE c.model_id = {model} AND c.corpus_hash = $2 AND c.published_at IS NOT NULL),
+    WHERE c.model_id = {model} AND c.corpus_hash = {corpus_hash} AND c.published_at IS NOT NULL),
 learned AS MATERIALIZED (  -- learned example vectors near the message: scored exactly
     SELECT l.tool_name, l.embedding::{cast} <=> {query}::{cast} AS distance
     FROM toolret_learned_vectors l
-    WHERE l.model_id = {model} AND l.corpus_hash = $2 AND {opened}
-      AND l.tool_name <> ALL ($3::text[])
+    WHERE l.model_id = {model} AND l.corpus_hash = {corpus_hash} AND {opened}
+      AND l.tool_name <> ALL ({exclude}::text[])
       AND l.embedding::{cast} <=> {query}::{cast} <= {LEARNED_MAX_DISTANCE}),
 nearest_1 AS MATERIALIZED ({scan(first, opened)}),
 ranked_1 AS MATERIALIZED ({ranked("nearest_1")}),{passes}

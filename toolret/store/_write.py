@@ -175,14 +175,6 @@ class StoreWrites(StorePool):
             _, published = await self._register(connection, model_id, corpus_hash, documents)
             return published
 
-    async def touch(self, model_id: str, corpus_hash: str) -> bool:
-        """Record that a known corpus was seen now; False if it is not known."""
-        async with self.transaction() as connection:
-            result = await connection.execute(
-                text(corpus_sql.TOUCH), {"model": model_id, "corpus": corpus_hash}
-            )
-            return result.first() is not None
-
     async def is_published(self, model_id: str, corpus_hash: str) -> bool:
         """Whether the corpus is complete and served."""
         async with self.transaction() as connection:

@@ -1,0 +1,229 @@
+"""``Retriever``: what selects tools for a message. A retriever supplies one step, its ranking.
+
+The database client (``toolret.retrieval._client``) and the in-memory retriever
+(``toolret.retrieval._memory``) differ only in how they score a catalog's tools for a text by
+meaning (``_rank``). The rest is here, once:
+
+- the defaults: ``mode``, ``k`` and the time budget from the environment (``Settings``);
+- ``select``, through ``select_guarded`` (the full roster on any failure, within the budget),
+  traced and counted (``toolret.retrieval._metrics``), with the selections of a turn reused
+  (``toolret.retrieval._reuse``);
+- ``find_tools``, through ``discover``; ``rank`` (``bm25`` mode needs no embedder);
+- the embedder: the one passed in, or one created from settings on first use;
+- the lifecycle: ``async with`` warms the embedder up; ``aclose()`` closes what the retriever
+  created and never what it was handed; a closed retriever cannot be reopened.
+
+A retriever of one's own subclasses ``Retriever`` and implements ``_rank``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from types import TracebackType
+from typing import Self, TypedDict
+
+from toolret._catalog import Catalog
+from toolret._settings import RetrievalMode, Settings, make_embedder, retrieval_mode
+from toolret._tool import Tool
+from toolret.embedders._base import Embedder
+from toolret.embedders._cache import with_query_cache
+from toolret.embedders._guard import warm_up_quietly
+from toolret.errors import ClientStateError, EmbedderUnavailableError
+from toolret.retrieval._lexical import catalog_index
+from toolret.retrieval._metrics import record_selection, tracer
+from toolret.retrieval._reuse import REUSE_SECONDS, RecentSelections
+from toolret.retrieval._selection import (
+    MAX_DISCOVERED_TOOLS,
+    FailOpenLog,
+    Ranking,
+    Selection,
+    SelectionPolicy,
+    discover,
+    select_guarded,
+)
+
+__all__ = ["Retriever", "RetrieverOptions"]
+
+
+class RetrieverOptions(TypedDict, total=False):
+    """The options every retriever takes besides its embedder (``Retriever``)."""
+
+    mode: RetrievalMode | None
+    k: int | None
+    time_budget: float | None
+    reuse: float
+
+
+class Retriever(ABC):
+    """Selects tools for a message: ``select`` before each model call, ``find_tools`` when the
+    model asks for more, ``rank`` for anything else that ranks a catalog (``route``).
+
+    ``embedder`` defaults to the one ``settings`` configure (Gemini with a key, else the
+    bundled model), created on first use; ``mode``, ``k`` and ``time_budget`` (seconds) to
+    ``TOOLRET_MODE``, ``TOOLRET_K`` and ``TOOLRET_TIME_BUDGET_MS``. ``reuse`` (seconds; 0 turns
+    it off) is how long a selection answers the same message again: the rounds of one turn.
+    A retriever is used by one event loop.
+    """
+
+    def __init__(
+        self,
+        *,
+        embedder: Embedder | None = None,
+        settings: Settings | None = None,
+        mode: RetrievalMode | None = None,
+        k: int | None = None,
+        time_budget: float | None = None,
+        reuse: float = REUSE_SECONDS,
+    ) -> None:
+        settings = settings or Settings()
+        self.mode: RetrievalMode = retrieval_mode(settings.mode if mode is None else mode)
+        self.k = settings.k if k is None else k
+        self.time_budget = settings.time_budget if time_budget is None else time_budget
+        self._settings = settings
+        self._raw_embedder = embedder
+        self._embedder = None if embedder is None else with_query_cache(embedder)
+        self._owns_embedder = False
+        self._selections = RecentSelections(reuse)
+        self._fail_open_log = FailOpenLog()
+        self._entered = False
+        self._closed = False
+
+    # -- the one step a retriever supplies ---------------------------------------------------
+
+    @abstractmethod
+    async def _rank(self, catalog: Catalog, text: str, k: int, exclude: frozenset[str]) -> Ranking:
+        """Score the catalog's candidates for ``text`` by meaning (``dense`` or ``hybrid``
+        mode): at least the best ``k`` outside ``exclude`` (more may come back), and any tool
+        that could not be scored as unranked. Raises on failure (``EmbedderError``,
+        ``StoreError``, ``NotIndexedError``, ``TimeoutError``...)."""
+
+    # -- the request path -------------------------------------------------------------------
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder in use (behind a query cache), created from settings on first use."""
+        if self._embedder is None:
+            try:
+                self._raw_embedder = make_embedder(self._settings)
+            except Exception as error:
+                raise EmbedderUnavailableError(f"no embedder: {error}") from error
+            self._owns_embedder = True
+            self._embedder = with_query_cache(self._raw_embedder)
+        return self._embedder
+
+    async def select(
+        self,
+        catalog: Catalog,
+        message: str,
+        *,
+        resume: bool = False,
+        k: int | None = None,
+        stable: SelectionPolicy | None = None,
+    ) -> Selection:
+        """Core tools plus the best ``k`` for ``message``; the full roster on any failure.
+
+        Never raises and never takes longer than the time budget. ``stable`` (a
+        ``StableToolList``, one per conversation) sends the conversation's growing list
+        instead, so the provider's prompt cache holds.
+        """
+        k = self.k if k is None else k
+        with tracer.start_as_current_span("toolret.select") as span:
+            selection = await select_guarded(
+                catalog,
+                message,
+                lambda text: self.rank(catalog, text, k),
+                k=k,
+                time_budget=self.time_budget,
+                resume=resume,
+                stable=stable,
+                recent=self._selections,
+                fail_open_log=self._fail_open_log,
+            )
+            span.set_attribute("toolret.catalog.tools", len(catalog))
+            span.set_attribute("toolret.k", k)
+            span.set_attribute("toolret.mode", selection.mode.value)
+            span.set_attribute("toolret.reason", selection.reason.value if selection.reason else "")
+            span.set_attribute("toolret.tools_bound", len(selection.tools))
+        record_selection(selection)
+        return selection
+
+    async def find_tools(
+        self,
+        catalog: Catalog,
+        capability: str,
+        *,
+        bound: Iterable[str] = (),
+        limit: int = MAX_DISCOVERED_TOOLS,
+    ) -> list[Tool]:
+        """At most ``limit`` tools for a capability phrase (any language), none already bound,
+        best first. Empty on a blank phrase or any failure; bounded by the time budget.
+
+        The ranking is asked for twice ``limit``: the same phrase asked again in the turn, with
+        the tools it found now bound, can be answered from it without a query (the client keeps
+        its rankings, ``toolret.retrieval._reuse.RecentRankings``)."""
+        exclude = set(bound)
+        return await discover(
+            catalog,
+            capability,
+            lambda text: self.rank(catalog, text, 2 * limit, exclude=exclude),
+            bound=exclude,
+            limit=limit,
+            time_budget=self.time_budget,
+        )
+
+    async def rank(
+        self, catalog: Catalog, text: str, k: int | None = None, *, exclude: Iterable[str] = ()
+    ) -> Ranking:
+        """Score the catalog's candidates for ``text``: by BM25 in ``bm25`` mode, else by
+        meaning (``_rank``). Raises on failure, and ``ClientStateError`` once closed."""
+        if self._closed:
+            raise ClientStateError(f"this {type(self).__name__} is closed")
+        if self.mode == "bm25":
+            return Ranking(catalog_index(catalog).score_map(text))
+        return await self._rank(catalog, text, self.k if k is None else k, frozenset(exclude))
+
+    def _forget(self, message: str) -> None:
+        """The turn has ended: its message is selected afresh when asked again."""
+        self._selections.forget(message)
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    async def __aenter__(self) -> Self:
+        """Open, and warm the embedder up (load the bundled model) unless the mode needs none,
+        so that the first selection does not pay for it; a failure is logged, never raised."""
+        name = type(self).__name__
+        if self._closed:
+            raise ClientStateError(f"this {name} is closed; create a new one")
+        if self._entered:
+            raise ClientStateError(f"this {name} is already open")
+        self._entered = True
+        if self.mode != "bm25":
+            await warm_up_quietly(lambda: self.embedder)
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    @property
+    def closed(self) -> bool:
+        """True after ``aclose()``."""
+        return self._closed
+
+    async def aclose(self) -> None:
+        """Close what this retriever opened and the embedder it created, never one it was
+        handed. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._release()
+        if self._owns_embedder and self._embedder is not None:
+            await self._embedder.aclose()
+
+    async def _release(self) -> None:  # noqa: B027 - a hook: nothing to release by default
+        """Release what a retriever opened besides the embedder (its pool, its queue)."""
