@@ -19,6 +19,7 @@ from toolret.adapters._mcp import mcp_origin
 from toolret.recall._data import BenchmarkError, load_benchmark
 from toolret.recall._runner import run_bench
 from toolret.recall.studies import StudyResult
+from toolret.recall.studies._fusion import FIXED, UNION
 
 CASES = [
     ("en", "remove the duplicate contact for Acme", ["delete_record"]),
@@ -218,3 +219,33 @@ def test_the_fleet_studies_judge_by_their_rule(tmp_path: Path) -> None:
     assert "name: description (hybrid)" in documents.choices
     assert any(choice.startswith("two stages") for choice in servers.choices)
     assert any(choice.startswith("per clause") for choice in clauses.choices)
+
+
+def test_the_fusion_and_names_studies_judge_by_their_rules(tmp_path: Path) -> None:
+    result = run_bench(
+        [write_fleet(tmp_path / "fleet"), write_folder(tmp_path / "tiny")],
+        None,
+        embedders=[CountingEmbedder()],
+        retrievers=("memory",),
+        modes=("hybrid",),
+        studies=("fusion", "names"),
+        k=2,
+        log=False,
+    )
+    studies = [study for study in result.studies if isinstance(study, StudyResult)]
+    assert [study.study for study in studies] == ["fusion", "names"]
+    fusion, names = studies
+    assert fusion.current.startswith("in use: weight 0.015 × max(1, informative words / 5)^2")
+    assert {FIXED, UNION, "dense alone", "BM25 alone"} <= set(fusion.choices)
+    assert fusion.verdict.startswith("Rule: against the profile's weight, fixed")
+    assert "The union at k 2 binds" in fusion.verdict
+    assert set(fusion.passed) <= set(fusion.choices)
+    # The union holds BM25's own top c at every cut-off c: never below BM25 alone.
+    by = {(r.variant.choice, r.bench, r.language, r.variant.examples): r for r in fusion.rows}
+    for (choice, bench, language, flag), row in by.items():
+        if choice == UNION:
+            lexical = by[("BM25 alone", bench, language, flag)].metrics.curve
+            assert all(u >= b - 1e-9 for u, b in zip(row.metrics.curve, lexical, strict=True))
+    assert names.current in names.choices
+    assert "in use + 0.1 × the name's own vector" in names.choices
+    assert names.verdict.startswith("Rule: passes if no set loses more than 1 point")

@@ -20,7 +20,7 @@ from toolret._profile import profile_of
 from toolret._settings import RetrievalMode
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.retrieval._hybrid import INCLUDE_LIMIT, lexical_hits, widen
-from toolret.retrieval._lexical import catalog_index
+from toolret.retrieval._lexical import catalog_index, hybrid_weight
 from toolret.store._sql import EXACT_LIMIT, CatalogQuery
 
 BUDGET = 60.0
@@ -31,7 +31,16 @@ MESSAGES = (
     "send the quote to the client by email and remind me on Friday",
     "احذف جهة الاتصال المكررة",  # shares no word with the catalog: dense alone
     "Yarın için müşteriyi arama görevi oluştur",
+    # more informative words than the weight's threshold: the lexical weight grows
+    "export the contact records to a csv file, then email the company and add a comment",
 )
+
+
+def test_the_parity_messages_include_one_whose_lexical_weight_grows() -> None:
+    catalog = crm_catalog()
+    profile = profile_of(CountingEmbedder())
+    grown = [m for m in MESSAGES if hybrid_weight(catalog, m, profile) > profile.lexical_weight]
+    assert grown, "no message weighs BM25 more than the base weight: parity is not tested there"
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +141,7 @@ async def test_hybrid_stays_exact_when_the_lexical_hits_are_too_many_for_one_sta
             vector = await fleet_client.embedder.embed_query(message)
             query = CatalogQuery.build(fleet, HashEmbedder.model_id, "query")
             first = await fleet_client.store.rank(query, vector, limit=12, include=lexical.first)
-            weight = profile_of(fleet_client.embedder).lexical_weight
+            weight = hybrid_weight(fleet, message, profile_of(fleet_client.embedder))
             widened += bool(widen(fleet, first.scores, lexical, weight, 12))
         want = await memory.select(fleet, message)
         got = await fleet_client.select(fleet, message)

@@ -8,7 +8,8 @@ import dataclasses
 import pytest
 
 from tests.support.tools import CRM_TOOLS, crm_catalog
-from toolret.retrieval._lexical import BM25Index, fuse, tokenize
+from toolret._profile import RetrievalProfile
+from toolret.retrieval._lexical import BM25Index, catalog_index, fuse, hybrid_weight, tokenize
 
 
 @pytest.mark.parametrize(
@@ -100,3 +101,31 @@ def test_fuse_adds_the_weighted_lexical_share_and_leaves_dense_alone_without_sig
     assert fuse(dense, {"a": 0.0, "b": 0.0, "c": 0.0}, 0.03) == dense
     fused = fuse(dense, {"a": 0.0, "b": 4.0, "c": 2.0}, 0.03)
     assert fused == pytest.approx({"a": 0.80, "b": 0.82, "c": 0.715})
+
+
+def test_the_lexical_weight_grows_past_five_informative_words() -> None:
+    """A long message's one vector blurs what it asks for, while BM25 sums each word's
+    evidence: past ``lexical_words`` distinct informative words the weight grows as their
+    square."""
+    profile = RetrievalProfile()
+    assert [profile.lexical_weight_for(n) for n in (0, 1, 5)] == [0.015] * 3
+    assert profile.lexical_weight_for(10) == pytest.approx(0.06)
+    fixed = dataclasses.replace(profile, lexical_growth=0.0)
+    assert fixed.lexical_weight_for(30) == 0.015
+    catalog = crm_catalog()
+    short = "export the records to a csv file"
+    long = "export the contact records to a csv file, then email the company and add a comment"
+    assert catalog_index(catalog).words(short) == 4
+    assert catalog_index(catalog).words(long) > profile.lexical_words
+    assert hybrid_weight(catalog, short, profile) == 0.015
+    words = catalog_index(catalog).words(long)
+    assert hybrid_weight(catalog, long, profile) == pytest.approx(0.015 * (words / 5) ** 2)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("lexical_weight", -0.1), ("lexical_words", 0.0), ("lexical_growth", -1.0)],
+)
+def test_a_profile_refuses_a_lexical_rule_it_cannot_apply(field: str, value: float) -> None:
+    with pytest.raises(ValueError, match=field):
+        RetrievalProfile(**{field: value})

@@ -20,6 +20,7 @@ from tests.support.tools import CRM_TOOLS, crm_catalog
 from toolret import Catalog, ConfigurationError, InMemoryRetriever, Mode, Reason, Selection
 from toolret._profile import LEGACY_PROFILE, corpus_documents
 from toolret.embedders._base import embed_role
+from toolret.retrieval._lexical import catalog_index
 from toolret.retrieval._selection import Ranking
 
 
@@ -140,6 +141,23 @@ async def test_hybrid_adds_lexical_evidence_and_binds_k_tools(embedder: Counting
     weight = embedder.profile.lexical_weight
     # export_records is the only tool with "export" and "csv": it gains the whole weight.
     assert hybrid.scores["export_records"] == pytest.approx(dense.scores["export_records"] + weight)
+
+
+async def test_a_long_message_weighs_bm25_more(embedder: CountingEmbedder) -> None:
+    """Past five informative words the lexical weight grows: every tool sharing the message's
+    words gains the message's weight x its share of the best BM25 score."""
+    catalog = crm_catalog()
+    message = "export the contact records to a csv file, then email the company and add a comment"
+    dense = await ranked(InMemoryRetriever(embedder, mode="dense", k=2), catalog, message)
+    hybrid = await ranked(InMemoryRetriever(embedder, mode="hybrid", k=2), catalog, message)
+    index = catalog_index(catalog)
+    weight = embedder.profile.lexical_weight_for(index.words(message))
+    assert weight > 2 * embedder.profile.lexical_weight
+    lexical = index.evidence(message)
+    best = max(lexical.values())
+    for name, score in dense.scores.items():
+        gained = weight * lexical.get(name, 0.0) / best
+        assert hybrid.scores[name] == pytest.approx(score + gained), name
 
 
 @pytest.mark.parametrize(

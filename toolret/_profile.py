@@ -114,34 +114,51 @@ measured, and Gemini's still."""
 class RetrievalProfile:
     """The document template, tool score and lexical weight one embedding model ranks with.
 
-    ``lexical_weight`` is what hybrid ranking adds to a tool's dense score when the message
-    shares informative words with it: ``lexical_weight`` x its BM25 score over the best BM25
-    score (``toolret.retrieval._lexical.fuse``). It is in the model's cosine units, so it is per
-    model.
+    Hybrid ranking adds to a tool's dense score, when the message shares informative words
+    with it, a weight x its BM25 score over the best BM25 score
+    (``toolret.retrieval._lexical.fuse``). The weight follows the message
+    (``lexical_weight_for``): ``lexical_weight`` for a message with up to ``lexical_words``
+    distinct informative words, growing as ``(words / lexical_words) ** lexical_growth`` past
+    them, because a long message's one vector blurs the several things it asks for while BM25
+    sums the evidence of each word. ``lexical_growth`` 0 keeps the weight fixed. The weight is
+    in the model's cosine units, so it is per model.
     """
 
     template: str = DEFAULT_TEMPLATE
     score: ToolScore = field(default_factory=ToolScore)
     lexical_weight: float = 0.015
+    lexical_words: float = 5.0
+    lexical_growth: float = 2.0
 
     def __post_init__(self) -> None:
         check_template(self.template)
         if self.lexical_weight < 0:
             raise ValueError("lexical_weight must not be negative")
+        if self.lexical_words <= 0:
+            raise ValueError("lexical_words must be positive")
+        if self.lexical_growth < 0:
+            raise ValueError("lexical_growth must not be negative")
+
+    def lexical_weight_for(self, words: int) -> float:
+        """The lexical weight for a message with ``words`` distinct informative words
+        (``toolret.retrieval._lexical.BM25Index.words``)."""
+        growth: float = max(1.0, words / self.lexical_words) ** self.lexical_growth
+        return self.lexical_weight * growth
 
 
 DEFAULT_PROFILE = RetrievalProfile()
 """Measured best for the bundled model (with examples embedded as queries): keywords, description
-and parameters, no name; 0.5·description + 0.5·mean of the two best examples; BM25 weight 0.015,
-chosen on every tuning set together (massive-dev, toollens-dev and the roster's tuning half; see
-docs/decisions.md). On massive-dev and the roster's tuning half, with examples, the template and
-score raised mean MRR from 0.624 (the legacy template, max score, examples as documents) to
-0.751; descriptions alone, from 0.537 to 0.587."""
+and parameters, no name; 0.5·description + 0.5·mean of the two best examples; BM25 weight 0.015
+up to five informative words, growing as their square past them, chosen on every tuning set
+together (massive-dev, toollens-dev and the roster's tuning half; see docs/decisions.md). On
+massive-dev and the roster's tuning half, with examples, the template and score raised mean MRR
+from 0.624 (the legacy template, max score, examples as documents) to 0.751; descriptions alone,
+from 0.537 to 0.587."""
 
-LEGACY_PROFILE = RetrievalProfile(template=LEGACY_TEMPLATE, score=MAX_SCORE)
+LEGACY_PROFILE = RetrievalProfile(template=LEGACY_TEMPLATE, score=MAX_SCORE, lexical_growth=0.0)
 """toolret's choices before they were measured: name, description, keywords and category, one
-per line; max over vectors. Gemini keeps them: it cannot be measured without a key, and a new
-template would re-embed (and bill) every description."""
+per line; max over vectors; the lexical weight fixed at 0.015. Gemini keeps them: it cannot be
+measured without a key, and a new template would re-embed (and bill) every description."""
 
 
 def profile_of(embedder: object) -> RetrievalProfile:

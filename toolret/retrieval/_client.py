@@ -33,6 +33,7 @@ from toolret.indexing._backoff import Backoff
 from toolret.indexing._run import IndexReport, Progress, index_catalog
 from toolret.retrieval._base import Retriever, RetrieverOptions
 from toolret.retrieval._hybrid import rank_hybrid
+from toolret.retrieval._lexical import hybrid_weight
 from toolret.retrieval._metrics import record_step, tracer
 from toolret.retrieval._reuse import RecentRankings
 from toolret.retrieval._selection import TIE_SLACK, Ranking, Selection
@@ -187,7 +188,8 @@ class ToolRetrievalClient(Retriever):
             complete = complete and result.published and not result.unranked
             return Ranking(result.scores, result.unranked)
 
-        weight = profile_of(embedder).lexical_weight if self.mode == "hybrid" else None
+        profile = profile_of(embedder)
+        weight = hybrid_weight(catalog, text, profile) if self.mode == "hybrid" else None
         depth = k + TIE_SLACK  # exact this deep, as the statement's dense list: reuse relies on it
         ranking = await rank_hybrid(catalog, text, fetch, weight, depth, exclude)
         if complete:

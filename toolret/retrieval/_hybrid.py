@@ -106,8 +106,10 @@ async def rank_hybrid(
     exclude: Collection[str] = (),
 ) -> Ranking:
     """The fused ranking of ``text`` from one statement (two when ``widen`` says so): exactly
-    what fusing every tool's dense score would rank in the top ``k``. Dense alone without
-    lexical evidence, or with ``weight`` None (dense mode)."""
+    what fusing every tool's dense score would rank in the top ``k``. ``weight`` is the
+    message's lexical weight (``toolret.retrieval._lexical.hybrid_weight``): one number for
+    every tool, so the argument above holds whatever it is. Dense alone without lexical
+    evidence, or with ``weight`` None (dense mode)."""
     if weight is None:
         return await fetch(())
     lexical = lexical_hits(catalog, catalog_index(catalog).evidence(text), exclude)

@@ -11,7 +11,8 @@ uses ``bm25s`` (Lucene's IDF, which is never negative).
 A message scores only through its **informative** words: not an English stopword, and not in
 more than ``MAX_DOCUMENT_SHARE`` of the catalog's tools (which catches the function words of
 languages with no stopword list). A message with none has no lexical signal: every tool scores
-0, and hybrid ranking (``fuse``) leaves the dense ranking as it is.
+0, and hybrid ranking (``fuse``) leaves the dense ranking as it is. How many it has sets how
+much BM25 weighs (``hybrid_weight``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import bm25s
@@ -31,8 +32,17 @@ from toolret._tool import Tool, parameter_text
 
 if TYPE_CHECKING:
     from toolret._catalog import Catalog
+    from toolret._profile import RetrievalProfile
 
-__all__ = ["MAX_DOCUMENT_SHARE", "BM25Index", "catalog_index", "fuse", "lexical_text", "tokenize"]
+__all__ = [
+    "MAX_DOCUMENT_SHARE",
+    "BM25Index",
+    "catalog_index",
+    "fuse",
+    "hybrid_weight",
+    "lexical_text",
+    "tokenize",
+]
 
 K1 = 1.5
 B = 0.75
@@ -66,11 +76,13 @@ def lexical_text(tool: Tool) -> str:
 
 
 class BM25Index:
-    """BM25 over tools' names, descriptions, keywords, parameters and example requests."""
+    """BM25 over tools' names, descriptions, keywords, parameters and example requests.
 
-    def __init__(self, tools: Sequence[Tool]) -> None:
+    ``text`` is what is read of each tool (``lexical_text``; the studies compare others)."""
+
+    def __init__(self, tools: Sequence[Tool], text: Callable[[Tool], str] = lexical_text) -> None:
         self.names = [tool.name for tool in tools]
-        corpus = [tokenize(lexical_text(tool)) for tool in tools]
+        corpus = [tokenize(text(tool)) for tool in tools]
         tools_with: dict[str, int] = {}
         for doc in corpus:
             for word in set(doc):
@@ -87,6 +99,11 @@ class BM25Index:
     def informative(self, query: str) -> list[str]:
         """The words of ``query`` that can score: informative words of this catalog."""
         return [token for token in tokenize(query) if token in self.vocabulary]
+
+    def words(self, query: str) -> int:
+        """How many distinct informative words ``query`` holds: what hybrid's lexical weight
+        follows (``RetrievalProfile.lexical_weight_for``)."""
+        return len(set(self.informative(query)))
 
     def scores(self, query: str) -> NDArray[np.float32]:
         """One BM25 score per tool over the query's informative words, in the order the index
@@ -138,3 +155,10 @@ def fuse(
     if best <= 0:
         return dict(dense)
     return {name: score + weight * lexical.get(name, 0.0) / best for name, score in dense.items()}
+
+
+def hybrid_weight(catalog: Catalog, text: str, profile: RetrievalProfile) -> float:
+    """The lexical weight ``fuse`` adds BM25 with for ``text`` on ``catalog``: the profile's,
+    following how many of the catalog's informative words the message holds. Both retrievers
+    compute it here, from the same index, so they fuse alike."""
+    return profile.lexical_weight_for(catalog_index(catalog).words(text))

@@ -2,10 +2,11 @@
 
 Dense (cosine over vectors held in this process, each tool scored by its embedder's
 ``ToolScore``, exactly as the client's SQL scores it), ``bm25``, or ``hybrid``: the dense score
-plus the embedder's ``lexical_weight`` x BM25 (``toolret.retrieval._lexical.fuse``) when the
-message shares informative words with the catalog, and the dense ranking alone when it does not.
-Every mode binds ``k`` tools. Vectors are built on first use per catalog; concurrent first turns
-share one in-flight build, and a turn never waits for it longer than half its time budget.
+plus a lexical weight x BM25 (``toolret.retrieval._lexical.fuse``, the weight following the
+message: ``hybrid_weight``) when the message shares informative words with the catalog, and the
+dense ranking alone when it does not. Every mode binds ``k`` tools. Vectors are built on first
+use per catalog; concurrent first turns share one in-flight build, and a turn never waits for it
+longer than half its time budget.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from toolret._tool import Document, Role
 from toolret.embedders._base import Embedder, Vector, Vectors, embed_role
 from toolret.errors import NotIndexedError
 from toolret.retrieval._base import Retriever, RetrieverOptions
-from toolret.retrieval._lexical import catalog_index, fuse
+from toolret.retrieval._lexical import catalog_index, fuse, hybrid_weight
 from toolret.retrieval._selection import Ranking
 
 __all__ = ["DenseIndex", "InMemoryRetriever"]
@@ -127,7 +128,8 @@ class InMemoryRetriever(Retriever):
         if self.mode == "dense":
             return Ranking(dense)
         lexical = catalog_index(catalog).evidence(text)
-        return Ranking(fuse(dense, lexical, profile_of(self.embedder).lexical_weight))
+        weight = hybrid_weight(catalog, text, profile_of(self.embedder))
+        return Ranking(fuse(dense, lexical, weight))
 
     async def _release(self) -> None:
         """Cancel in-flight builds."""

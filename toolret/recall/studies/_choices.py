@@ -8,7 +8,9 @@ client's SQL does), every candidate with the other choices held at what the embe
   embedder's tool score;
 - ``score``: max over vectors, or the description blended with the best 1, 2, 3 or 5 examples at
   weights 0.3-0.9; descriptions alone as the reference;
-- ``hybrid``: dense, BM25, and dense plus BM25 at several weights, with and without examples.
+- ``hybrid``: dense, BM25, and dense plus BM25 at several base weights (each growing with the
+  message's informative words as the profile says), with and without examples; how the weight
+  follows the message is the ``fusion`` study's question.
 
 Criterion: mean MRR over every (set, language) (``StudyResult.criterion``).
 """

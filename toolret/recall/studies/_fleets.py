@@ -39,7 +39,15 @@ from toolret.recall.studies._result import StudyResult, StudyRow, Variant
 from toolret.recall.studies._scoring import Scored, Scorer, as_fleet, is_fleet
 from toolret.retrieval._memory import DenseIndex
 
-__all__ = ["FLEET_STUDIES", "MAX_LOSS", "MIN_GAIN", "keep", "run_fleet_study"]
+__all__ = [
+    "FLEET_STUDIES",
+    "MAX_LOSS",
+    "MIN_GAIN",
+    "judged_groups",
+    "keep",
+    "pooled",
+    "run_fleet_study",
+]
 
 FLEET_STUDIES = ("documents", "servers", "clauses")
 MAX_LOSS = 1.0
@@ -176,7 +184,7 @@ async def _servers(scorer: Scorer, scored: Scored, template: str) -> dict[str, R
 
     out: dict[str, Rows] = {}
 
-    def record(label: str, dense: np.ndarray, weight: float) -> None:
+    def record(label: str, dense: np.ndarray, scale: float) -> None:
         rows = out.setdefault(label, {})
         for language, chosen in cases.items():
             rows[(scored.bench.name, language, scored.examples)] = [
@@ -184,16 +192,16 @@ async def _servers(scorer: Scorer, scored: Scored, template: str) -> dict[str, R
                     scored,
                     dict(zip(index.names, dense[order.index(c.query)].tolist(), strict=True)),
                     c.query,
-                    weight,
+                    scale=scale,
                 )
                 for c in chosen
             ]
 
-    record("flat (in use)", tools, scorer.weight)
+    record("flat (in use)", tools, 1.0)
     for kind, level in by_server.items():
         for beta in SERVER_WEIGHTS:
             fused = tools + beta * level[:, owner]
-            record(f"tool + {beta:g} × server ({kind})", fused, scorer.weight * (1 + beta))
+            record(f"tool + {beta:g} × server ({kind})", fused, 1 + beta)
         if kind in ("name and tool names", "best of its tools"):
             place = np.argsort(np.argsort(-level, axis=1, kind="stable"), axis=1)
             for top in TOP_SERVERS:
@@ -309,7 +317,7 @@ def keep(result: StudyResult, gain_sets: set[str]) -> tuple[str, tuple[str, ...]
     """The verdict by the rule in the module docstring, as a sentence (which choices pass, and
     why each other one does not: its worst loss, or the fleets' gain), and the choices that
     pass."""
-    groups = _groups(result)
+    groups = judged_groups(result)
     kept: list[str] = []
     gained: list[str] = []
     lost: list[str] = []
@@ -353,7 +361,7 @@ def _mode(result: StudyResult, choice: str) -> str:
     return next(row.variant.mode for row in result.rows if row.variant.choice == choice)
 
 
-def _groups(result: StudyResult) -> dict[str, dict[tuple[str, str, bool], RankMetrics]]:
+def judged_groups(result: StudyResult) -> dict[str, dict[tuple[str, str, bool], RankMetrics]]:
     """Per choice, the metrics the rule judges: per (set, language, examples), or per (set,
     examples) over all its languages when one of them has fewer than ``POOL_BELOW`` cases."""
     small = {row.bench for row in result.rows if row.metrics.cases < POOL_BELOW}

@@ -27,7 +27,7 @@ from toolret.embedders._base import embed_role
 from toolret.embedders._cache import with_query_cache
 from toolret.recall._data import BenchSet
 from toolret.recall._memo import MemoEmbedder
-from toolret.retrieval._lexical import catalog_index, fuse
+from toolret.retrieval._lexical import catalog_index, fuse, hybrid_weight
 from toolret.retrieval._memory import DenseIndex
 
 __all__ = ["Scored", "Scorer", "as_fleet", "is_fleet", "server_of"]
@@ -79,7 +79,7 @@ class Scorer:
         self.embedder = with_query_cache(memo)
         """What the retrievers embed with: texts cut to the model's window as they cut them."""
         self.score = memo.profile.score
-        self.weight = memo.profile.lexical_weight
+        self.profile = memo.profile
         self._dense: dict[tuple[int, str], DenseIndex] = {}
 
     async def prepare(self, bench: BenchSet, examples: bool) -> Scored:
@@ -134,6 +134,8 @@ class Scorer:
         return vectors, owner
 
     def hybrid(
-        self, scored: Scored, dense: dict[str, float], text: str, weight: float | None = None
+        self, scored: Scored, dense: dict[str, float], text: str, *, scale: float = 1.0
     ) -> dict[str, float]:
-        return fuse(dense, scored.bm25(text), self.weight if weight is None else weight)
+        """``dense`` fused with BM25 as hybrid ranking fuses them, the weight times ``scale``."""
+        weight = scale * hybrid_weight(scored.catalog, text, self.profile)
+        return fuse(dense, scored.bm25(text), weight)
