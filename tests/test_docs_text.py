@@ -12,6 +12,10 @@ GUIDES = sorted((REPO / "docs").glob("*.md"))
 MAX_README_LINES = 350
 ISSUE_NUMBER = re.compile(r"issue ?#?[0-9]", re.IGNORECASE)
 TEXT_SUFFIXES = {".md", ".py", ".ts", ".toml", ".yml", ".yaml", ".ini", ".cfg", ".txt", ".sh"}
+OUTSIDE = re.compile(r"shared/DESIGN|REFERENCE\.md|DESIGN contract|seeds?'|seed 00\d")
+"""Documents that are not in the repository: a reader of the checkout cannot follow them."""
+HISTORY = re.compile(r"re-measured|former default|previous default|formerly|until issue", re.I)
+"""How a thing came to be: the commit log's to tell, not the guides'."""
 SKIPPED = {".git", ".venv", "venv", "node_modules", "build", "dist", "__pycache__", ".mypy_cache"}
 
 
@@ -39,6 +43,16 @@ def test_no_document_docstring_or_comment_names_an_issue_number() -> None:
         if ISSUE_NUMBER.search(line)
     ]
     assert named == []
+
+
+def test_the_readme_and_guides_cite_nothing_outside_and_tell_no_history() -> None:
+    cited = [
+        f"{document.name}:{number}: {line.strip()}"
+        for document in [README, *GUIDES]
+        for number, line in enumerate(document.read_text("utf-8").splitlines(), 1)
+        if OUTSIDE.search(line) or (document.name != "decisions.md" and HISTORY.search(line))
+    ]
+    assert cited == []
 
 
 def test_the_readme_is_a_first_read() -> None:
