@@ -1,7 +1,11 @@
 """Registered catalogs: stored in Postgres, built once per content hash in each process.
 
-A registration is kept as sent (``toolret_catalogs.source``) with the SHA-256 of its canonical
-JSON. A process serves a catalog it has built for ``recheck`` seconds (one by default:
+A registration is stored as one JSON text (``toolret_catalogs.source``, a ``json`` column, which
+keeps the text as written), with the SHA-256 of exactly that text. Every process, the registering
+one included, builds its catalog from that text, so every process and every restart builds the
+same tools byte for byte: the order of a tool's parameters is part of its documents, and a store
+that reorders object keys (``jsonb``) would give other processes documents that have no vectors.
+A process serves a catalog it has built for ``recheck`` seconds (one by default:
 ``TOOLRET_SERVE_RECHECK_SECONDS``), then reads the stored hash again in one short statement (the
 row's source only when the hash changed), so a catalog replaced through any process is served
 by every process within that second, and no process holds anything a restart would lose. The
@@ -43,6 +47,8 @@ __all__ = [
     "CatalogRegistry",
     "build_catalog",
     "content_hash",
+    "from_stored",
+    "stored_text",
 ]
 
 log = logging.getLogger("toolret.serve")
@@ -60,7 +66,7 @@ _LOOKUP = (
 )
 _UPSERT = (
     "INSERT INTO toolret_catalogs AS c (name, format, source, content_hash) "
-    "VALUES ($1, $2, $3::jsonb, $4) "
+    "VALUES ($1, $2, $3::json, $4) "
     "ON CONFLICT (name) DO UPDATE SET format = EXCLUDED.format, source = EXCLUDED.source, "
     "content_hash = EXCLUDED.content_hash, updated_at = now() "
     "WHERE c.content_hash <> EXCLUDED.content_hash "
@@ -77,9 +83,21 @@ class _Built:
     checked_at: float
 
 
-def content_hash(registration: CatalogRegistration) -> str:
-    """The SHA-256 of a registration's canonical JSON: what decides whether it changed."""
-    return hashlib.sha256(_canonical(registration).encode()).hexdigest()
+def stored_text(registration: CatalogRegistration) -> str:
+    """The JSON text a registration is stored as: its fields in the model's order, and inside
+    them every key in the order it was sent (a tool's parameters keep theirs)."""
+    data = registration.model_dump(mode="json", exclude_none=True)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def content_hash(text: str) -> str:
+    """The SHA-256 of a registration's stored text: what decides whether it changed."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def from_stored(text: str) -> Catalog:
+    """The catalog a stored registration describes: what every process builds."""
+    return build_catalog(CatalogRegistration.model_validate(json.loads(text)))
 
 
 def build_catalog(registration: CatalogRegistration) -> Catalog:
@@ -185,20 +203,20 @@ class CatalogRegistry(StorePool):
             self._built[name] = _Built(stored_hash, built.catalog, now)
             return built.catalog
         assert source is not None  # NULL only when the hash matched the one built
-        registration = CatalogRegistration.model_validate(json.loads(source))
-        catalog = build_catalog(registration)
+        catalog = from_stored(source)
         self._built[name] = _Built(stored_hash, catalog, now)
         return catalog
 
     async def put(self, name: str, registration: CatalogRegistration) -> tuple[Catalog, bool]:
         """Store ``registration`` as ``name`` (built first: a catalog that cannot be built is
         never stored). Returns the catalog and whether the name was new."""
-        catalog = build_catalog(registration)
-        digest = content_hash(registration)
+        text = stored_text(registration)
+        catalog = from_stored(text)  # as every other process will build it
+        digest = content_hash(text)
         try:
             async with self._connection("registering a catalog") as connection:
                 created = await connection.fetchval(
-                    _UPSERT, name, registration.format, _canonical(registration), digest
+                    _UPSERT, name, registration.format, text, digest
                 )
         except StoreError as error:
             if getattr(error.__cause__, "sqlstate", None) == _INSUFFICIENT_PRIVILEGE:
@@ -228,11 +246,6 @@ class CatalogRegistry(StorePool):
         async with self._connection("catalog look-up") as connection:
             row = await connection.fetchrow(_LOOKUP, name, known_hash)
         return None if row is None else (str(row[0]), row[1])
-
-
-def _canonical(registration: CatalogRegistration) -> str:
-    data = registration.model_dump(mode="json", exclude_none=True)
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def _field_of(error: CatalogError, source: str) -> str:
