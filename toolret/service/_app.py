@@ -179,7 +179,7 @@ async def _select(service: Service, request: Request) -> Response:
     grant = service.tokens.grant(request.headers.get("authorization"))
     body = parse(SelectRequest, await read_json(request, service.settings.max_body_bytes))
     grant.check(body.catalog)
-    catalog = await service.registry.get(body.catalog)
+    catalog = grant.cut(await service.registry.get(body.catalog), body.allowed)
     stable = None
     if body.bound is not None:
         from toolret.retrieval._stable import StableToolList
@@ -205,7 +205,7 @@ async def _find_tools(service: Service, request: Request) -> Response:
     grant = service.tokens.grant(request.headers.get("authorization"))
     body = parse(FindToolsRequest, await read_json(request, service.settings.max_body_bytes))
     grant.check(body.catalog)
-    catalog = await service.registry.get(body.catalog)
+    catalog = grant.cut(await service.registry.get(body.catalog), body.allowed)
     client = service.client
     exclude = set(body.bound)
     asked = capabilities_of(body.model_dump(include={"capabilities", "query"}, exclude_none=True))
@@ -243,7 +243,7 @@ async def _definition(service: Service, request: Request) -> Response:
         raise ApiError(
             422, "invalid_request", f"shape is one of {', '.join(shapes)}", field="shape"
         )
-    catalog = await service.registry.get(name)
+    catalog = grant.cut(await service.registry.get(name))
     return JSONResponse({"definition": find_tools_definition(shapes[shape], catalog)})
 
 
@@ -311,7 +311,7 @@ async def _feedback(service: Service, request: Request) -> Response:
             "send the tools the model called (called) or the turn's transcript (messages)",
             field="called",
         )
-    catalog = await service.registry.get(body.catalog)
+    catalog = grant.cut(await service.registry.get(body.catalog))
     client = service.client
     if client.redis_url is None:
         return JSONResponse({"queued": False, "reason": "no_queue"})

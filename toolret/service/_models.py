@@ -56,6 +56,12 @@ class SelectRequest(_Body):
         "(core first, then in first-seen order), so the provider's prompt cache holds",
     )
     k: int | None = Field(None, ge=1, le=1000, description="Non-core tools to bind (default 12)")
+    allowed: list[str] | None = Field(
+        None,
+        description="Rank only among these tools (names, or prefix patterns such as "
+        "github__*), core tools included; narrows the token's own list, never widens it",
+        examples=[["find_records", "github__*"]],
+    )
 
 
 class SelectResponse(BaseModel):
@@ -83,6 +89,11 @@ class FindToolsRequest(_Body):
     query: str | None = Field(None, description="One capability, instead of capabilities")
     bound: list[str] = Field(default_factory=list, description="Names already bound: left out")
     limit: int = Field(5, ge=1, le=5, description="At most this many tools a capability")
+    allowed: list[str] | None = Field(
+        None,
+        description="Search only among these tools (names, or prefix patterns such as "
+        "github__*); narrows the token's own list, never widens it",
+    )
 
 
 class FoundTool(BaseModel):

@@ -829,6 +829,12 @@ export interface components {
              * @default 5
              */
             limit?: number;
+            /**
+             * Allowed
+             * @description Search only among these tools (names, or prefix patterns such as github__*); narrows the token's own list, never widens it
+             * @default null
+             */
+            allowed?: string[] | null;
         };
         /**
          * FindToolsResponse
@@ -942,6 +948,16 @@ export interface components {
              * @default null
              */
             k?: number | null;
+            /**
+             * Allowed
+             * @description Rank only among these tools (names, or prefix patterns such as github__*), core tools included; narrows the token's own list, never widens it
+             * @default null
+             * @example [
+             *       "find_records",
+             *       "github__*"
+             *     ]
+             */
+            allowed?: string[] | null;
         };
         /**
          * SelectResponse
