@@ -250,9 +250,7 @@ class ToolRetrievalClient(Retriever):
             raise ClientStateError("this ToolRetrievalClient is closed")
         self.embedder  # noqa: B018 - creates the embedder from settings if needed
         assert self._raw_embedder is not None
-        return await index_catalog(
-            self.store, self._raw_embedder, catalog.whole, progress=progress
-        )
+        return await index_catalog(self.store, self._raw_embedder, catalog.whole, progress=progress)
 
     # -- helpers --------------------------------------------------------------------------------
 
