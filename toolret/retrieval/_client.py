@@ -181,9 +181,9 @@ class ToolRetrievalClient(Retriever):
                 raise
             finally:
                 record_step("database", (time.perf_counter() - started) * 1000)
-            if result.published:
+            if result.published and not result.unranked:
                 self._asks.served(query.corpus_hash)
-            else:
+            else:  # tools without vectors: the worker indexes them
                 self._ask_worker(catalog, query.corpus_hash)
             complete = complete and result.published and not result.unranked
             return Ranking(result.scores, result.unranked)

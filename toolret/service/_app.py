@@ -32,6 +32,7 @@ from toolret.errors import StoreError
 from toolret.retrieval._selection import (
     MAX_DISCOVERED_TOOLS,
     Mode,
+    Reason,
     Selection,
     discover_each,
     reason_for,
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from toolret._catalog import Catalog
     from toolret.indexing._queue import ReindexQueue
     from toolret.retrieval._client import ToolRetrievalClient
+    from toolret.service._inline import InlineIndexing
 
 __all__ = ["Service", "create_app"]
 
@@ -73,7 +75,15 @@ class Service:
     registry: CatalogRegistry
     metrics: CollectorRegistry | None = None
     owns_client: bool = True
+    inline: InlineIndexing | None = None
+    """Indexing in this process what selections find unindexed (no worker configured)."""
     _queue: ReindexQueue | None = field(default=None, repr=False)
+
+    def unindexed(self, catalog: Catalog, reason: Reason | None) -> None:
+        """A selection met tools without vectors: index them here when no worker does (with a
+        worker, the client has asked it)."""
+        if self.inline is not None and reason in (Reason.PARTLY_INDEXED, Reason.NOT_INDEXED):
+            self.inline.ask(catalog)
 
     def reindex_queue(self) -> ReindexQueue:
         """The worker's queue (``REDIS_URL``), opened on first use."""
@@ -97,6 +107,8 @@ class Service:
             )
         if self._queue is not None:
             await self._queue.aclose()
+        if self.inline is not None:
+            await self.inline.aclose()
         await self.registry.aclose()
         if self.owns_client:
             await self.client.aclose()
@@ -124,6 +136,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         from toolret.retrieval._client import ToolRetrievalClient
+        from toolret.service._inline import InlineIndexing
 
         retrieval = client or ToolRetrievalClient(database_url)
         if client is None:
@@ -138,6 +151,7 @@ def create_app(
             ),
             metrics,
             owns_client=client is None,
+            inline=InlineIndexing(retrieval) if retrieval.redis_url is None else None,
         )
         state["service"] = service
         try:
@@ -188,11 +202,13 @@ async def _select(service: Service, request: Request) -> Response:
     selection = await service.client.select(
         catalog, body.message, resume=body.resume, k=body.k, stable=stable
     )
+    service.unindexed(catalog, selection.reason)
     return JSONResponse(
         {
             "names": selection.names,
             "mode": selection.mode.value,
             "reason": selection.reason.value if selection.reason is not None else None,
+            "unranked": list(selection.unranked),
             "schema_tokens": selection.schema_tokens,
             "roster_tokens": selection.roster_tokens,
         }
@@ -218,6 +234,8 @@ async def _find_tools(service: Service, request: Request) -> Response:
         limit=body.limit,
         time_budget=client.time_budget,
     )
+    for tools in found:
+        service.unindexed(catalog, tools.reason)
     reasons = [tools.reason.value if tools.reason is not None else None for tools in found]
     reason = None if any(found) else next((r for r in reasons if r is not None), None)
     if not asked:

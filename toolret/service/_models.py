@@ -69,7 +69,14 @@ class SelectResponse(BaseModel):
 
     names: list[str]
     mode: Literal["narrowed", "passthrough", "full"]
-    reason: str | None = Field(description="Why the full roster was sent (null otherwise)")
+    reason: str | None = Field(
+        description="Why the full roster was sent; on a narrowed selection, partly_indexed "
+        "when it binds tools that have no vector yet (unranked); null otherwise"
+    )
+    unranked: list[str] = Field(
+        description="Tools bound because they have no vector to rank them by yet (reason "
+        "partly_indexed): they are being indexed, and are ranked once they are"
+    )
     schema_tokens: int | None
     roster_tokens: int | None
 

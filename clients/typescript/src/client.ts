@@ -120,7 +120,7 @@ export class ToolretClient {
       if (error instanceof ToolretApiError) throw error;
       outcome = { ok: false, reason: "service_error", status: null, cause: error };
     }
-    if (outcome.ok && isSelection(outcome.body)) return outcome.body;
+    if (outcome.ok && isSelection(outcome.body)) return { ...outcome.body, unranked: outcome.body.unranked ?? [] };
     return fullRoster(catalog, options.bound, outcome.ok ? "service_error" : outcome.reason, options.allowed);
   }
 
@@ -240,7 +240,7 @@ export function fullRoster(
     const list = new Set([...catalog.core.filter((name) => known.has(name)), ...bound.filter((name) => known.has(name))]);
     names = [...list, ...all.filter((name) => !list.has(name))];
   }
-  return { names, mode: "full", reason, schema_tokens: null, roster_tokens: null };
+  return { names, mode: "full", reason, schema_tokens: null, roster_tokens: null, unranked: [] };
 }
 
 /** Whether `allowed` (tool names, or `prefix*` patterns; undefined: every tool) names `name`. */

@@ -973,9 +973,14 @@ export interface components {
             mode: "narrowed" | "passthrough" | "full";
             /**
              * Reason
-             * @description Why the full roster was sent (null otherwise)
+             * @description Why the full roster was sent; on a narrowed selection, partly_indexed when it binds tools that have no vector yet (unranked); null otherwise
              */
             reason: string | null;
+            /**
+             * Unranked
+             * @description Tools bound because they have no vector to rank them by yet (reason partly_indexed): they are being indexed, and are ranked once they are
+             */
+            unranked: string[];
             /** Schema Tokens */
             schema_tokens: number | null;
             /** Roster Tokens */
