@@ -56,6 +56,10 @@ Tab, newline and carriage return are text."""
 ALLOWED_ENTRY = re.compile(r"^(?:[A-Za-z0-9_-]{1,64}|[A-Za-z0-9_-]{0,63}\*)$")
 """An ``allowed`` entry: a tool name, or a prefix followed by ``*`` (``github__*``; ``*`` alone
 allows every tool)."""
+LOGGED_SUMMARIES = 1024
+"""Thin-description summaries remembered as logged: a catalog built again with the same thin
+tools (a service rebuilding a registered catalog, a gateway listing its fleet again) is not
+logged again; a change to them is."""
 KEPT_CUTS = 64
 """Cuts (``Catalog.only``) a catalog keeps built, least recently used beyond that rebuilt: a
 cut's lexical index and ranking query are built once, like its catalog's."""
@@ -277,8 +281,19 @@ def _first_seen(domains: Iterable[str]) -> tuple[str, ...]:
     return tuple(kept.values())
 
 
+_logged: OrderedDict[int, None] = OrderedDict()
+
+
 def _log_thin(warnings: Sequence[CatalogWarning], tools: int) -> None:
-    """One line for every thin third-party description of a catalog, however many."""
+    """One line for every thin third-party description of a catalog, however many; once per
+    set of warnings, however often the same catalog is built (``LOGGED_SUMMARIES``)."""
+    signature = hash((tools, tuple(warnings)))
+    if signature in _logged:
+        _logged.move_to_end(signature)
+        return
+    _logged[signature] = None
+    if len(_logged) > LOGGED_SUMMARIES:
+        _logged.popitem(last=False)
     names = [warning.tool for warning in warnings]
     shown = ", ".join(names[:NAMED_IN_SUMMARY])
     more = len(names) - NAMED_IN_SUMMARY

@@ -24,6 +24,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, get_args
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -39,7 +40,7 @@ from toolret.retrieval._selection import (
 )
 from toolret.service._auth import TokenTable
 from toolret.service._catalogs import CatalogRegistry
-from toolret.service._http import ApiError, parse, read_json
+from toolret.service._http import ApiError, http_error, internal_error, parse, read_json
 from toolret.service._models import (
     CATALOG_NAME,
     CatalogRegistration,
@@ -183,6 +184,7 @@ def create_app(
             Route("/openapi.json", route(_openapi), methods=["GET"]),
         ],
         lifespan=lifespan,
+        exception_handlers={HTTPException: http_error, Exception: internal_error},
     )
 
 

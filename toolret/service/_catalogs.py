@@ -13,6 +13,10 @@ process that registers it serves the new one at once. Checking on every request 
 cost each selection a second database round trip: on a shared 2-core machine most of what
 HTTP adds (``evals.perf.http``).
 
+Requests for a catalog this process has not built (or whose recheck is due) share one look-up
+and one build (single-flight): the first requests after a start, however many, take one pooled
+connection between them, rather than each waiting for one of a few and timing out.
+
 When the database cannot answer within a quarter of the time budget, the catalog this process
 built last is used as it is: its selection then falls open like any other (``store_error``).
 A catalog this process never saw cannot be answered without the database: 503.
@@ -21,6 +25,7 @@ A catalog this process never saw cannot be answered without the database: 503.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import logging
@@ -167,14 +172,31 @@ class CatalogRegistry(StorePool):
         """Seconds a built catalog is served before its stored hash is read again."""
         self._clock: Callable[[], float] = time.monotonic
         self._built: LRUCache[str, _Built] = LRUCache(maxsize=CACHED_CATALOGS)
+        self._looking: dict[str, asyncio.Task[Catalog]] = {}
 
     async def get(self, name: str) -> Catalog:
         """The catalog registered as ``name``: 404 when none is, 503 when the database cannot
-        say and this process never built it."""
+        say and this process never built it. Concurrent requests share one look-up."""
+        built = self._built.get(name)
+        if built is not None and self._clock() - built.checked_at < self.recheck:
+            return built.catalog
+        task = self._looking.get(name)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._look_up(name))
+            self._looking[name] = task
+            task.add_done_callback(functools.partial(self._looked_up, name))
+        # Shielded: a caller that gives up (its client went away) leaves it to the others.
+        return await asyncio.shield(task)
+
+    def _looked_up(self, name: str, task: asyncio.Task[Catalog]) -> None:
+        if self._looking.get(name) is task:
+            del self._looking[name]
+        if not task.cancelled():
+            task.exception()  # retrieved here too: every waiter may have gone
+
+    async def _look_up(self, name: str) -> Catalog:
         built = self._built.get(name)
         now = self._clock()
-        if built is not None and now - built.checked_at < self.recheck:
-            return built.catalog
         try:
             async with asyncio.timeout(self.lookup_timeout):
                 row = await self._fetch_row(name, built.content_hash if built else "")

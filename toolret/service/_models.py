@@ -2,7 +2,8 @@
 
 Tool names are the catalog's own: a tool from OpenAI or Anthropic JSON keeps its name, an MCP
 tool is ``server__tool`` (``toolret.adapters._mcp``). Unknown fields are refused, so a typo in a
-field name is a 422 naming it rather than a setting silently ignored.
+field name is a 422 naming it rather than a setting silently ignored; and types are strict
+(``"k": "5"`` is a 422 naming ``k``, not the number 5), as the OpenAPI document says they are.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ CatalogName = Annotated[
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class SelectRequest(_Body):

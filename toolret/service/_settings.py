@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -55,6 +55,9 @@ class ServiceSettings(BaseSettings):
     catalog replaced through another process is served everywhere within this."""
     drain_seconds: float = Field(30.0, ge=0)
     """On a graceful stop, how long to wait for queued feedback and reindex requests."""
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    """What ``toolret serve`` writes to stderr from toolret's loggers (an outage, the return to
+    narrowing, inline indexing); other libraries' lines only from ``warning`` up."""
 
     def __init__(self, **values: Any) -> None:
         """Read the environment (``values`` override it); a bad value raises
