@@ -1,15 +1,14 @@
-"""``docs/service.md``'s blocks, run as written: the Python example against a real database, the
-tokens JSON as ``TOOLRET_SERVE_TOKENS`` of a real service, and the curl call against it."""
+"""The service guide's curl example for agents in other languages, run as written against a real
+service, in bash with ``TOOLRET_URL``, ``TOOLRET_TOKEN`` and ``crm-tools.json`` in its directory.
+The TypeScript guide's blocks run from the packed npm client (``tests/test_typescript_package.py``).
+"""
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import json
-import os
 import re
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,20 +16,14 @@ from tests.support.http_serving import serving
 from tests.support.service_catalog import registration
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.service._app import create_app
-from toolret.service._settings import ServiceSettings, read_tokens
+from toolret.service._settings import ServiceSettings
 
-GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "service.md").read_text(encoding="utf-8")
-SECTION = GUIDE.split("## Many processes, partly indexed catalogs", 1)[1].split("\n## ", 1)[0]
-BLOCKS = re.findall(r"```(\w+)\n(.*?)```", SECTION, re.DOTALL)
-
-
-def block(language: str) -> str:
-    (text,) = [text for lang, text in BLOCKS if lang == language]
-    return text
-
-
-def test_every_block_of_the_section_is_run_here() -> None:
-    assert sorted(lang for lang, _ in BLOCKS) == ["json", "python", "sh"]
+GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "service.md").read_text("utf-8")
+SECTION = GUIDE.split("## Agents in any language: `toolret serve`", 1)[1].split("\n## ", 1)[0]
+CURL = next(
+    block for block in re.findall(r"```sh\n(.*?)```", SECTION, re.DOTALL) if "curl" in block
+)
+TOKEN = "tok-readme"
 
 
 async def run(*command: str, cwd: Path, env: dict[str, str]) -> str:
@@ -46,43 +39,29 @@ async def run(*command: str, cwd: Path, env: dict[str, str]) -> str:
     return out.decode()
 
 
-async def test_the_python_example_ranks_only_among_the_allowed_tools(
-    database_url: str, tmp_path: Path
-) -> None:
-    script = tmp_path / "example.py"
-    script.write_text(block("python"), encoding="utf-8")
-    env = {**os.environ, "DATABASE_URL": database_url}
-    env.pop("REDIS_URL", None)
-    output = await run(sys.executable, str(script), cwd=tmp_path, env=env)
-    names_text, rest = output.strip().split("] ", 1)
-    names = ast.literal_eval(names_text + "]")
-    assert names[0] == "find_records"
-    assert len(names) == 3
-    assert all(
-        n in ("find_records", "merge_records") or n.startswith(("delete_", "bulk_")) for n in names
-    )
-    assert rest == "narrowed None ()"
-
-
-async def test_the_token_json_and_the_curl_call_work_as_written(
-    database_url: str, tmp_path: Path
-) -> None:
+async def test_the_curl_example_works_as_written(database_url: str, tmp_path: Path) -> None:
     assert shutil.which("curl"), "curl ships with the machine image"
-    tokens = read_tokens(block("json"))
+    body = registration()
+    (tmp_path / "crm-tools.json").write_text(json.dumps(body), encoding="utf-8")
     client = ToolRetrievalClient(database_url, time_budget=10.0)
-    app = create_app(ServiceSettings(tokens=tokens), client=client)
+    app = create_app(ServiceSettings(tokens={TOKEN: ("crm",)}), client=client)
     async with client, serving(app) as server:
-        env = {"PATH": "/usr/bin:/bin", "TOOLRET_URL": server.url}
-        (tmp_path / "crm-tools.json").write_text(json.dumps(registration()), encoding="utf-8")
-        register = (
-            'curl -sS "$TOOLRET_URL/v1/catalogs/crm" -H "Authorization: Bearer tok-ops" '
-            "-H 'Content-Type: application/json' -d @crm-tools.json"
-        )
-        await run("bash", "-e", "-c", register, cwd=tmp_path, env=env)
-        selected: dict[str, Any] = json.loads(
-            await run("bash", "-e", "-c", block("sh"), cwd=tmp_path, env=env)
-        )
-    assert selected["mode"] == "narrowed"
-    assert (selected["reason"], selected["unranked"]) == (None, [])
-    assert len(selected["names"]) == 2
-    assert all(name.startswith("delete_") for name in selected["names"]), selected
+        env = {"PATH": "/usr/bin:/bin", "TOOLRET_URL": server.url, "TOOLRET_TOKEN": TOKEN}
+        output = await run("bash", "-e", "-c", CURL, cwd=tmp_path, env=env)
+        registered, selected = _objects(output)
+        assert registered["catalog"] == "crm"
+        assert registered["indexing"]["state"] == "indexed"
+        assert selected["mode"] == "narrowed"
+        assert "delete_record" in selected["names"]
+
+
+def _objects(output: str) -> list[Any]:
+    """The JSON bodies curl printed one after the other (with no newline between them)."""
+    decoder, objects, at = json.JSONDecoder(), [], 0
+    while at < len(output.rstrip()):
+        value, at = decoder.raw_decode(output, at)
+        objects.append(value)
+        while at < len(output) and output[at].isspace():
+            at += 1
+    assert len(objects) == 2, output
+    return objects
