@@ -146,6 +146,7 @@ if TYPE_CHECKING:
         Vectors as Vectors,
     )
     from toolret.errors import (
+        AllowedToolsError as AllowedToolsError,
         AmbiguousToolNameError as AmbiguousToolNameError,
         CatalogError as CatalogError,
         CatalogSourceError as CatalogSourceError,
