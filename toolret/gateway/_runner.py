@@ -8,6 +8,7 @@ hold: without tokens it listens on a loopback address only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -72,6 +73,7 @@ def _serve_http(
     async def serve() -> None:
         async with ToolRetrievalClient(database_url) as client:
             gateway = Gateway(config, client)
+            running = await gateway.start()  # a configuration error ends here, before serving
 
             async def database_check() -> str:
                 try:
@@ -81,10 +83,21 @@ def _serve_http(
                     return str(error) or type(error).__name__
                 return "ok"
 
-            app = http_app(gateway, host=host, tokens=tokens, database_check=database_check)
+            app = http_app(
+                gateway,
+                host=host,
+                tokens=tokens,
+                database_check=database_check,
+                run_gateway=False,
+            )
             server = uvicorn.Server(
                 uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
             )
-            await server.serve()
+            try:
+                await server.serve()
+            finally:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running
 
     asyncio.run(serve())
