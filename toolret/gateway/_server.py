@@ -260,21 +260,13 @@ async def run_stdio(gateway: Gateway) -> None:
             await upstreams
 
 
-def _progress_to(ctx: ServerRequestContext[Any]) -> ProgressFnT | None:
-    """Pass an upstream's progress on to the client, under the client's progress token."""
-    token = ctx.meta.get("progress_token") if ctx.meta is not None else None
-    if token is None:
-        return None
-    session, request = ctx.session, ctx.request_id
+def _progress_to(ctx: ServerRequestContext[Any]) -> ProgressFnT:
+    """Pass an upstream's progress on to the client, against the client's own progress token
+    (nothing when the client asked for none)."""
+    session = ctx.session
 
     async def forward(progress: float, total: float | None, message: str | None) -> None:
-        await session.send_progress_notification(
-            token,
-            progress,
-            total,
-            message,
-            related_request_id=None if request is None else str(request),
-        )
+        await session.report_progress(progress, total, message)
 
     return forward
 
