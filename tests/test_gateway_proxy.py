@@ -164,3 +164,23 @@ async def test_progress_comes_back_and_a_cancelled_call_is_cancelled_on_its_serv
         (1, 2, "step 1"),
         (2, 2, "step 2"),
     ]
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_progress_comes_back_over_http(database_url: str, mode: str) -> None:
+    """Over stateless HTTP a call that asks for progress is answered as an event stream, and
+    one that does not as a JSON body: both answer."""
+    docs = Docs()
+    heard: list[float] = []
+
+    async def progress(done: float, total: float | None, message: str | None) -> None:
+        heard.append(done)
+
+    async with (
+        gateway_over(docs, database_url) as (_, url),
+        Client(url, mode=mode) as client,  # type: ignore[arg-type]
+    ):
+        streamed = await client.call_tool("docs__build", {"steps": 2}, progress_callback=progress)
+        plain = await client.call_tool("docs__build", {"steps": 2})
+    assert text_of(streamed.content) == text_of(plain.content) == "built in 2 steps"
+    assert heard == [1, 2]

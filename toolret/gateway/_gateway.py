@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolret._catalog import Catalog
@@ -54,6 +54,14 @@ FIND_TOOLS_DESCRIPTION = (
     f"to {MAX_DISCOVERED_TOOLS} matching tools each are returned with their input schemas; call "
     "one through call_tool."
 )
+CALL_TOOL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "description": "The tool's name"},
+        "arguments": {"type": "object", "description": "Its arguments"},
+    },
+    "required": ["name"],
+}
 CALL_TOOL_DESCRIPTION = (
     "Call a tool that find_tools returned: give its name exactly as find_tools gave it and its "
     "arguments as an object matching its input schema."
@@ -171,17 +179,22 @@ class Gateway:
             types.Tool(
                 name=CALL_TOOL,
                 description=CALL_TOOL_DESCRIPTION,
-                input_schema={
-                    "type": "object",
-                    "properties": {
-                        "name": {"type": "string", "description": "The tool's name"},
-                        "arguments": {"type": "object", "description": "Its arguments"},
-                    },
-                    "required": ["name"],
-                },
+                input_schema=json.loads(json.dumps(CALL_TOOL_SCHEMA)),
             )
         )
         return exposed
+
+    def input_schema(self, name: str) -> Mapping[str, Any] | None:
+        """The input schema of an exposed tool (None for any other name), without building
+        the list: what the SDK checks a call's ``Mcp-Param`` headers against."""
+        if name == FIND_TOOLS:
+            return CAPABILITIES_SCHEMA
+        if name == CALL_TOOL:
+            return CALL_TOOL_SCHEMA
+        catalog = self.catalog
+        if catalog is None or name not in catalog or not catalog[name].core:
+            return None
+        return catalog[name].input_schema
 
     async def find_tools(self, capabilities: list[str]) -> dict[str, Any]:
         """find_tools' answer: per capability (up to ``MAX_CAPABILITIES``), up to

@@ -81,6 +81,7 @@ class Downstream:
             "toolret-gateway",
             version=version("toolret"),
             instructions=INSTRUCTIONS,
+            get_tool_input_schema=gateway.input_schema,
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
             on_list_resources=self._list_resources,
@@ -314,7 +315,11 @@ def http_app(
     from starlette.routing import Mount, Route
 
     downstream = Downstream(gateway)
-    mcp_app = downstream.server.streamable_http_app(stateless_http=True, host=host)
+    streaming = downstream.server.streamable_http_app(stateless_http=True, host=host)
+    plain = downstream.server.streamable_http_app(
+        stateless_http=True, json_response=True, host=host
+    )
+    mcp_app = _ByProgress(streaming=streaming, plain=plain)
     digests = {hashlib.sha256(token.encode()).hexdigest() for token in tokens}
 
     async def healthz(request: Request) -> Response:
@@ -330,7 +335,10 @@ def http_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = await gateway.start() if run_gateway else None
         try:
-            async with mcp_app.router.lifespan_context(mcp_app):
+            async with (
+                streaming.router.lifespan_context(streaming),
+                plain.router.lifespan_context(plain),
+            ):
                 yield
         finally:
             if task is not None:
@@ -347,6 +355,41 @@ def http_app(
         middleware=[Middleware(_BearerTokens, digests=digests)] if digests else [],
         lifespan=lifespan,
     )
+
+
+class _ByProgress:
+    """ASGI: a request that asks for progress (``progressToken``) is answered as a stream of
+    events, so the progress can ride it; any other as one JSON body, which costs the SDK's
+    stateless HTTP path about half as much (``evals.perf.gateway``)."""
+
+    def __init__(self, *, streaming: Any, plain: Any) -> None:
+        self.streaming = streaming
+        self.plain = plain
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("method") != "POST":
+            await self.streaming(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left before sending it all
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        chosen = self.streaming if b'"progressToken"' in body else self.plain
+        await chosen(scope, replay, send)
 
 
 class _BearerTokens:
