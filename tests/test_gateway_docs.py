@@ -20,12 +20,14 @@ BLOCKS = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", DOC, r
 
 def test_every_configuration_block_is_read_by_the_gateway() -> None:
     assert len(BLOCKS) == 3
-    full = parse_config(BLOCKS[0])
+    (configuration,) = [block for block in BLOCKS if "readyTimeout" in block]
+    full = parse_config(configuration)
     assert [u.name for u in full.upstreams] == ["fs", "linear"]
     assert full.core == ("fs__read_text_file",)
     assert full.keywords == {"linear__create_issue": ("ticket", "bug report")}
     assert full.ready_timeout == READY_TIMEOUT
-    for launcher in BLOCKS[1:]:  # an MCP client's file, and the Inspector's --config
+    launchers = [block for block in BLOCKS if block is not configuration]
+    for launcher in launchers:  # an MCP client's file, and the Inspector's --config
         (entry,) = parse_config(launcher).upstreams
         assert entry.command == "toolret"
         assert entry.args[:2] == ("gateway", "--config")

@@ -29,8 +29,14 @@ from toolret._catalog import Catalog
 from toolret.adapters._mcp import SEPARATOR, catalog_from_mcp, mcp_origin, mcp_tool_name
 from toolret.errors import CatalogError, ConfigurationError, NotIndexedError
 from toolret.gateway._config import GatewayConfig
+from toolret.gateway._exposed import (
+    GATEWAY_SCHEMAS,
+    error_result,
+    exposed_tools,
+    found_tool,
+)
 from toolret.gateway._upstream import PING_INTERVAL, RETRY, State, Upstream, UpstreamUnavailable
-from toolret.retrieval._find_tools import CAPABILITIES_SCHEMA, MAX_CAPABILITIES, tools_behind
+from toolret.retrieval._find_tools import MAX_CAPABILITIES
 from toolret.retrieval._lexical import catalog_index
 from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, Ranking, Reason, discover_each
 
@@ -40,32 +46,9 @@ if TYPE_CHECKING:
 
     from toolret.retrieval._client import ToolRetrievalClient
 
-__all__ = ["CALL_TOOL", "FIND_TOOLS", "Gateway"]
+__all__ = ["Gateway"]
 
 log = logging.getLogger("toolret.gateway")
-
-FIND_TOOLS = "find_tools"
-CALL_TOOL = "call_tool"
-FIND_TOOLS_DESCRIPTION = (
-    "Find tools. You see a few tools; many more are available from the servers behind this "
-    "gateway. Describe each capability you need in plain language, in any language: what you "
-    "want to do, not a tool name (for example 'open a pull request' or 'أرسل رسالة إلى الفريق'). "
-    f"Ask for every capability your plan still needs in one call, up to {MAX_CAPABILITIES}; up "
-    f"to {MAX_DISCOVERED_TOOLS} matching tools each are returned with their input schemas; call "
-    "one through call_tool."
-)
-CALL_TOOL_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string", "description": "The tool's name"},
-        "arguments": {"type": "object", "description": "Its arguments"},
-    },
-    "required": ["name"],
-}
-CALL_TOOL_DESCRIPTION = (
-    "Call a tool that find_tools returned: give its name exactly as find_tools gave it and its "
-    "arguments as an object matching its input schema."
-)
 
 
 class Gateway:
@@ -158,39 +141,20 @@ class Gateway:
 
     def tools(self) -> list[types.Tool]:
         """The exposed tools: core tools of the servers that are up, find_tools, call_tool."""
-        from mcp import types
-
-        exposed: list[types.Tool] = []
-        for tool in self.catalog.core if self.catalog is not None else ():
-            origin = mcp_origin(tool)
-            if origin is None or self.upstreams[origin[0]].state is not State.UP:
-                continue
-            listed = tool.definition.tool  # its annotations, title and output schema kept
-            exposed.append(listed.model_copy(update={"name": tool.name}))
-        behind = "" if self.catalog is None else f" {tools_behind(self.catalog)}"
-        exposed.append(
-            types.Tool(
-                name=FIND_TOOLS,
-                description=FIND_TOOLS_DESCRIPTION + behind,
-                input_schema=json.loads(json.dumps(CAPABILITIES_SCHEMA)),
-            )
-        )
-        exposed.append(
-            types.Tool(
-                name=CALL_TOOL,
-                description=CALL_TOOL_DESCRIPTION,
-                input_schema=json.loads(json.dumps(CALL_TOOL_SCHEMA)),
-            )
-        )
-        return exposed
+        catalog = self.catalog
+        up = [
+            tool
+            for tool in (catalog.core if catalog is not None else ())
+            if (origin := mcp_origin(tool)) is not None
+            and self.upstreams[origin[0]].state is State.UP
+        ]
+        return exposed_tools(catalog, up)
 
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         """The input schema of an exposed tool (None for any other name), without building
         the list: what the SDK checks a call's ``Mcp-Param`` headers against."""
-        if name == FIND_TOOLS:
-            return CAPABILITIES_SCHEMA
-        if name == CALL_TOOL:
-            return CALL_TOOL_SCHEMA
+        if name in GATEWAY_SCHEMAS:
+            return GATEWAY_SCHEMAS[name]
         catalog = self.catalog
         if catalog is None or name not in catalog or not catalog[name].core:
             return None
@@ -244,7 +208,7 @@ class Gateway:
             catalog, asked, rank, bound=skip, time_budget=self.client.time_budget
         )
         for result, tools in zip(answer["results"], found, strict=True):
-            result["tools"] = [_found(tool) for tool in tools]
+            result["tools"] = [found_tool(tool) for tool in tools]
         if by_words:
             answer["ranking"] = "bm25"
             answer["note"] = (
@@ -458,25 +422,6 @@ class Gateway:
         return all(u.state is not State.CONNECTING for u in self.upstreams.values())
 
 
-def error_result(message: str) -> types.CallToolResult:
-    """A tool result the model reads as an error."""
-    from mcp import types
-
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=message)], is_error=True
-    )
-
-
-def json_result(payload: dict[str, Any]) -> types.CallToolResult:
-    """A tool result holding ``payload`` as JSON text and as structured content."""
-    from mcp import types
-
-    text = json.dumps(payload, ensure_ascii=False)
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text)], structured_content=payload
-    )
-
-
 def _first(group: BaseExceptionGroup[Any]) -> ConfigurationError | None:
     """The first ``ConfigurationError`` in a (nested) exception group."""
     for error in group.exceptions:
@@ -485,24 +430,6 @@ def _first(group: BaseExceptionGroup[Any]) -> ConfigurationError | None:
         if isinstance(error, BaseExceptionGroup) and (inner := _first(error)) is not None:
             return inner
     return None
-
-
-def _found(tool: Any) -> dict[str, Any]:
-    """One tool of find_tools' answer: its name, description and input schema, and its
-    title and annotations when its server gave them."""
-    out: dict[str, Any] = {
-        "name": tool.name,
-        "description": tool.description,
-        "inputSchema": dict(tool.input_schema or {"type": "object"}),
-    }
-    listed = getattr(tool.definition, "tool", None)
-    title = getattr(listed, "title", None)
-    annotations = getattr(listed, "annotations", None)
-    if title:
-        out["title"] = title
-    if annotations is not None:
-        out["annotations"] = annotations.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return out
 
 
 def _server(tool: Any) -> str | None:

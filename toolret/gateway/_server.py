@@ -30,7 +30,8 @@ from importlib.metadata import version
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolret.gateway import _proxy
-from toolret.gateway._gateway import CALL_TOOL, FIND_TOOLS, Gateway, error_result, json_result
+from toolret.gateway._exposed import CALL_TOOL, FIND_TOOLS, error_result, json_result
+from toolret.gateway._gateway import Gateway
 from toolret.gateway._upstream import UpstreamUnavailable
 from toolret.retrieval._find_tools import capabilities_of
 
