@@ -184,3 +184,19 @@ async def test_progress_comes_back_over_http(database_url: str, mode: str) -> No
         plain = await client.call_tool("docs__build", {"steps": 2})
     assert text_of(streamed.content) == text_of(plain.content) == "built in 2 steps"
     assert heard == [1, 2]
+
+
+async def test_a_connection_of_the_older_protocol_is_kept_until_it_closes(
+    database_url: str,
+) -> None:
+    """The SDK makes a session per request: the gateway keeps the connection behind them from
+    the first request, so later changes reach it, and lets it go when it closes."""
+    docs = Docs()
+    async with gateway_over(docs, database_url) as (gateway, _):
+        downstream = Downstream(gateway)
+        async with Client(downstream.server, mode="legacy") as client:
+            await client.list_tools()
+            await client.list_prompts()
+            assert downstream.legacy_connections == 1
+        assert downstream.legacy_connections == 0
+        await downstream.tools_changed()  # nobody left to tell: no error

@@ -244,7 +244,10 @@ class Downstream:
     def initialization_options(self) -> Any:
         from mcp.server.lowlevel.server import NotificationOptions
 
-        return self.server.create_initialization_options(NotificationOptions(tools_changed=True))
+        changed = NotificationOptions(
+            tools_changed=True, prompts_changed=True, resources_changed=True
+        )
+        return self.server.create_initialization_options(changed)
 
 
 async def run_stdio(gateway: Gateway) -> None:
