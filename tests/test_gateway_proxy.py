@@ -169,7 +169,9 @@ async def test_progress_comes_back_and_a_cancelled_call_is_cancelled_on_its_serv
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_progress_comes_back_over_http(database_url: str, mode: str) -> None:
     """Over stateless HTTP a call that asks for progress is answered as an event stream, and
-    one that does not as a JSON body: both answer."""
+    find_tools as a JSON body: both answer; and a call a 2026 client cancels is cancelled on
+    its server. (A 2025 client's ``notifications/cancelled`` comes over stateless HTTP as a
+    request of its own, which no server can match to the call: docs/gateway.md says so.)"""
     docs = Docs()
     heard: list[float] = []
 
@@ -182,8 +184,17 @@ async def test_progress_comes_back_over_http(database_url: str, mode: str) -> No
     ):
         streamed = await client.call_tool("docs__build", {"steps": 2}, progress_callback=progress)
         plain = await client.call_tool("docs__build", {"steps": 2})
+        found = await client.call_tool("find_tools", {"capabilities": ["build the docs site"]})
+        if mode == "auto":  # a 2026 client cancels by leaving the request: its stream ends
+            call = asyncio.ensure_future(client.call_tool("call_tool", {"name": "docs__export"}))
+            async with asyncio.timeout(DEADLINE):
+                await docs.started.wait()
+            call.cancel()
+            async with asyncio.timeout(DEADLINE):
+                await docs.cancelled.wait()
     assert text_of(streamed.content) == text_of(plain.content) == "built in 2 steps"
     assert heard == [1, 2]
+    assert not found.is_error
 
 
 async def test_a_connection_of_the_older_protocol_is_kept_until_it_closes(

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -362,9 +363,10 @@ def http_app(
 
 
 class _ByProgress:
-    """ASGI: a request that asks for progress (``progressToken``) is answered as a stream of
-    events, so the progress can ride it; any other as one JSON body, which costs the SDK's
-    stateless HTTP path about half as much (``evals.perf.gateway``)."""
+    """ASGI: ``tools/list`` and a find_tools call are answered as one JSON body, which costs
+    the SDK's stateless HTTP path about half what a stream of events does
+    (``evals.perf.gateway``); every other request, and one that asks for progress, as a
+    stream, which carries the progress and cancels the call when the client goes away."""
 
     def __init__(self, *, streaming: Any, plain: Any) -> None:
         self.streaming = streaming
@@ -392,8 +394,24 @@ class _ByProgress:
             replayed = True
             return {"type": "http.request", "body": body, "more_body": False}
 
-        chosen = self.streaming if b'"progressToken"' in body else self.plain
+        chosen = self.plain if _answered_at_once(body) else self.streaming
         await chosen(scope, replay, send)
+
+
+def _answered_at_once(body: bytes) -> bool:
+    """Whether a request is one the gateway answers itself, quickly and without progress."""
+    if b'"progressToken"' in body:
+        return False
+    try:
+        request = json.loads(body)
+    except ValueError:
+        return False
+    if not isinstance(request, dict):
+        return False
+    params = request.get("params")
+    name = params.get("name") if isinstance(params, dict) else None
+    method = request.get("method")
+    return method == "tools/list" or (method == "tools/call" and name == FIND_TOOLS)
 
 
 class _BearerTokens:
