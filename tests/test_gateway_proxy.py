@@ -14,8 +14,9 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-from mcp import Client
+from mcp import Client, types
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.subscriptions import InMemorySubscriptionBus, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 from mcp_types import ToolAnnotations
 
@@ -36,7 +37,8 @@ class Docs:
     def __init__(self) -> None:
         self.started = asyncio.Event()
         self.cancelled = asyncio.Event()
-        server = MCPServer("docs", log_level="WARNING")
+        self.bus = InMemorySubscriptionBus()
+        server = MCPServer("docs", subscriptions=self.bus, log_level="WARNING")
         self.server = server
 
         @server.resource("docs://guide", name="guide", description="The user guide.")
@@ -72,7 +74,9 @@ class Docs:
 
 
 @asynccontextmanager
-async def gateway_over(docs: Docs, database_url: str) -> AsyncIterator[tuple[Gateway, str]]:
+async def gateway_over(
+    docs: Docs, database_url: str, *, sessions: bool = False
+) -> AsyncIterator[tuple[Gateway, str]]:
     async with (
         serving(docs.server.streamable_http_app()) as upstream,
         serving(beta_server().streamable_http_app()) as beta,
@@ -88,7 +92,7 @@ async def gateway_over(docs: Docs, database_url: str) -> AsyncIterator[tuple[Gat
         )
         async with ToolRetrievalClient(database_url) as retrieval:
             gateway = Gateway(config, retrieval, retry=(600.0, 600.0))
-            async with serving(http_app(gateway)) as served:
+            async with serving(http_app(gateway, sessions=sessions)) as served:
                 yield gateway, f"{served.url}/mcp"
 
 
@@ -211,3 +215,40 @@ async def test_a_connection_of_the_older_protocol_is_kept_until_it_closes(
             assert downstream.legacy_connections == 1
         assert downstream.legacy_connections == 0
         await downstream.tools_changed()  # nobody left to tell: no error
+
+
+async def test_with_sessions_an_http_client_of_the_older_protocol_hears_changes_and_cancels(
+    database_url: str,
+) -> None:
+    """``--sessions``: a 2025 client over HTTP keeps its session, so the gateway's
+    ``list_changed`` reaches it and its ``notifications/cancelled`` cancels the call."""
+    docs = Docs()
+    heard: asyncio.Queue[object] = asyncio.Queue()
+
+    async def on_message(message: object) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            heard.put_nowait(message)
+
+    async with (
+        gateway_over(docs, database_url, sessions=True) as (gateway, url),
+        Client(url, mode="legacy", message_handler=on_message) as client,
+    ):
+        await client.list_tools()
+
+        def publish(text: str) -> str:
+            return text
+
+        docs.server.add_tool(publish, description="Publish the documentation site to the web.")
+        await docs.bus.publish(ToolsListChanged())
+        async with asyncio.timeout(DEADLINE):
+            while True:
+                await heard.get()
+                if gateway.catalog is not None and "docs__publish" in gateway.catalog:
+                    break
+
+        call = asyncio.ensure_future(client.call_tool("call_tool", {"name": "docs__export"}))
+        async with asyncio.timeout(DEADLINE):
+            await docs.started.wait()
+        call.cancel()
+        async with asyncio.timeout(DEADLINE):
+            await docs.cancelled.wait()

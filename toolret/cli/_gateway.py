@@ -35,6 +35,14 @@ def gateway(
         str, typer.Option(help="With --http: the address (anything but loopback needs tokens).")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", "-p", help="With --http: the port.")] = 8090,
+    sessions: Annotated[
+        bool,
+        typer.Option(
+            "--sessions",
+            help="With --http: keep a session per client of the older MCP protocol, so it "
+            "hears list_changed and can cancel calls (a balancer must then be sticky).",
+        ),
+    ] = False,
     ready_timeout: Annotated[
         float | None,
         typer.Option(
@@ -77,6 +85,7 @@ def gateway(
         host=host,
         port=port,
         tokens=[t for t in tokens if t],
+        sessions=sessions,
     )
 
 

@@ -34,8 +34,10 @@ def run(
     host: str = "127.0.0.1",
     port: int = 8090,
     tokens: Sequence[str] = (),
+    sessions: bool = False,
 ) -> None:
-    """Serve the gateway until the client closes stdio, or SIGTERM/SIGINT over HTTP."""
+    """Serve the gateway until the client closes stdio, or SIGTERM/SIGINT over HTTP
+    (``sessions``: see ``http_app``)."""
     require("gateway", "mcp", "uvicorn", purpose="toolret gateway")
     if transport == "http":
         from toolret.service._runner import exit_cleanly, is_loopback
@@ -46,7 +48,14 @@ def run(
                 f"listens on a loopback address only, not {host}: configure tokens to listen there"
             )
         signal.signal(signal.SIGTERM, exit_cleanly)  # after uvicorn's graceful stop: status 0
-        _serve_http(config, database_url=database_url, host=host, port=port, tokens=tokens)
+        _serve_http(
+            config,
+            database_url=database_url,
+            host=host,
+            port=port,
+            tokens=tokens,
+            sessions=sessions,
+        )
     else:
         logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
         asyncio.run(_serve_stdio(config, database_url))
@@ -62,7 +71,13 @@ async def _serve_stdio(config: GatewayConfig, database_url: str) -> None:
 
 
 def _serve_http(
-    config: GatewayConfig, *, database_url: str, host: str, port: int, tokens: Sequence[str]
+    config: GatewayConfig,
+    *,
+    database_url: str,
+    host: str,
+    port: int,
+    tokens: Sequence[str],
+    sessions: bool,
 ) -> None:
     import uvicorn
 
@@ -89,6 +104,7 @@ def _serve_http(
                 tokens=tokens,
                 database_check=database_check,
                 run_gateway=False,
+                sessions=sessions,
             )
             server = uvicorn.Server(
                 uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")

@@ -305,6 +305,7 @@ def http_app(
     tokens: Sequence[str] = (),
     database_check: Callable[[], Awaitable[str]] | None = None,
     run_gateway: bool = True,
+    sessions: bool = False,
 ) -> Starlette:
     """The gateway over streamable HTTP at ``/mcp``, with ``/healthz`` and ``/readyz``.
 
@@ -312,7 +313,9 @@ def http_app(
     loopback address). ``database_check`` returns ``"ok"`` or what is wrong with the database.
     The application runs the gateway (its upstreams) for as long as it is served, and starts
     serving once the gateway is ready (``Gateway.start``); ``run_gateway=False`` for a gateway
-    its caller runs.
+    its caller runs. ``sessions``: keep a session per client of the older protocol (its
+    ``Mcp-Session-Id``), so it hears ``list_changed`` and can cancel a call; behind a balancer
+    that then needs sticky sessions. Without, every request stands alone.
     """
     from starlette.applications import Starlette
     from starlette.middleware import Middleware
@@ -320,11 +323,15 @@ def http_app(
     from starlette.routing import Mount, Route
 
     downstream = Downstream(gateway)
-    streaming = downstream.server.streamable_http_app(stateless_http=True, host=host)
-    plain = downstream.server.streamable_http_app(
-        stateless_http=True, json_response=True, host=host
-    )
-    mcp_app = _ByProgress(streaming=streaming, plain=plain)
+    streaming = downstream.server.streamable_http_app(stateless_http=not sessions, host=host)
+    apps = [streaming]
+    mcp_app: Any = streaming
+    if not sessions:  # a session lives in one app: with sessions, the one
+        plain = downstream.server.streamable_http_app(
+            stateless_http=True, json_response=True, host=host
+        )
+        apps.append(plain)
+        mcp_app = _ByProgress(streaming=streaming, plain=plain)
     digests = {hashlib.sha256(token.encode()).hexdigest() for token in tokens}
 
     async def healthz(request: Request) -> Response:
@@ -340,10 +347,9 @@ def http_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = await gateway.start() if run_gateway else None
         try:
-            async with (
-                streaming.router.lifespan_context(streaming),
-                plain.router.lifespan_context(plain),
-            ):
+            async with contextlib.AsyncExitStack() as stack:
+                for each in apps:
+                    await stack.enter_async_context(each.router.lifespan_context(each))
                 yield
         finally:
             if task is not None:
