@@ -168,8 +168,9 @@ def profile_of(embedder: object) -> RetrievalProfile:
 
 
 def corpus_documents(catalog: Catalog, embedder: Embedder) -> list[tuple[str, Document]]:
-    """The (tool name, document) pairs ``embedder`` embeds for ``catalog``, in catalog order."""
-    return catalog.documents(embedder.example_role, profile_of(embedder).template)
+    """The (tool name, document) pairs ``embedder`` embeds for ``catalog``, in catalog order;
+    for a cut (``Catalog.only``), those of the catalog it was cut from, whose corpus it ranks."""
+    return catalog.whole.documents(embedder.example_role, profile_of(embedder).template)
 
 
 def corpus_hash(catalog: Catalog, embedder: Embedder) -> str:
