@@ -26,6 +26,7 @@ def test_every_configuration_block_is_read_by_the_gateway() -> None:
     assert full.core == ("fs__read_text_file",)
     assert full.keywords == {"linear__create_issue": ("ticket", "bug report")}
     assert full.ready_timeout == READY_TIMEOUT
+    assert full.allowed == ("fs__*", "linear__create_issue", "linear__search_issues")
     launchers = [block for block in BLOCKS if block is not configuration]
     for launcher in launchers:  # an MCP client's file, and the Inspector's --config
         (entry,) = parse_config(launcher).upstreams

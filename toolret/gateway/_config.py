@@ -8,6 +8,7 @@
       "core": ["github__get_me"],
       "examples": "fleet.examples.toml",
       "keywords": {"linear__create_issue": ["ticket", "bug report"]},
+      "allowed": ["github__*", "linear__create_issue"],
       "readyTimeout": 30
     }
 
@@ -18,8 +19,11 @@ older SSE transport is refused). VS Code's ``servers`` key is read like ``mcpSer
 ``examples`` gives example requests per tool (``server__tool``), inline or as the path of a
 side file (TOML or JSON, relative to the configuration file): what ``toolret examples suggest``
 wrote and a person kept. ``keywords`` maps tools to extra search words, inline. Both take
-the shapes ``catalog_from_mcp`` takes. ``readyTimeout`` bounds, in seconds, how long the first
-``tools/list``, ``find_tools`` or ``call_tool`` waits for every server's first listing.
+the shapes ``catalog_from_mcp`` takes. ``allowed`` (tool names or ``server__*`` patterns, as
+``Catalog.only`` takes) is what the gateway's clients may see and call: find_tools ranks only
+among those tools, from the whole fleet's indexed corpus. ``readyTimeout`` bounds, in
+seconds, how long the first ``tools/list``, ``find_tools`` or ``call_tool`` waits for every
+server's first listing.
 
 Mistakes fail at start, naming what is wrong: a key this file does not define (at the top or in
 a server's entry), and a ``core``, ``examples`` or ``keywords`` name that is no configured
@@ -50,7 +54,15 @@ __all__ = [
 _HTTP_TYPES = ("http", "streamable-http", "streamableHttp", "streamable_http")
 READY_TIMEOUT = 30.0
 """Seconds the first requests wait for every upstream's first listing, by default."""
-_TOP_KEYS = ("mcpServers", "servers", "core", "examples", "keywords", "readyTimeout")
+_TOP_KEYS = (
+    "mcpServers",
+    "servers",
+    "core",
+    "examples",
+    "keywords",
+    "allowed",
+    "readyTimeout",
+)
 _SERVER_KEYS = ("type", "command", "args", "env", "cwd", "url", "headers")
 
 
@@ -88,6 +100,8 @@ class GatewayConfig:
     """Extra search words by tool (``server__tool``)."""
     ready_timeout: float = READY_TIMEOUT
     """Seconds the first requests wait for every upstream's first listing."""
+    allowed: tuple[str, ...] | None = None
+    """The tools clients may see and call (names or ``server__*`` patterns); None: all."""
 
     def server_of(self, name: str) -> str | None:
         """The configured server a ``server__tool`` name belongs to (the longest that fits)."""
@@ -99,6 +113,14 @@ class GatewayConfig:
             if name.startswith(f"{u.name}{SEPARATOR}") or name.startswith(mcp_tool_name(u.name, ""))
         ]
         return max(fits, key=len, default=None)
+
+    def could_name(self, prefix: str) -> bool:
+        """Whether a tool of some configured server could start with ``prefix``."""
+        from toolret.adapters._mcp import mcp_tool_name
+
+        return self.server_of(prefix) is not None or any(
+            mcp_tool_name(u.name, "").startswith(prefix) for u in self.upstreams
+        )
 
     def named_tools(self) -> dict[str, str]:
         """Every tool name ``core``, ``examples`` and ``keywords`` use, and which of them."""
@@ -144,6 +166,7 @@ def parse_config(data: Any, *, base: Path | None = None) -> GatewayConfig:
         _examples(data.get("examples"), base),
         _keywords(data.get("keywords")),
         _ready_timeout(data.get("readyTimeout", READY_TIMEOUT)),
+        _allowed(data.get("allowed")),
     )
     check_names(config)
     return config
@@ -153,12 +176,30 @@ def check_names(config: GatewayConfig) -> None:
     """``ConfigurationError`` naming a ``core``, ``examples`` or ``keywords`` tool that no
     configured server could list (its name does not start with ``server__``)."""
     servers = ", ".join(repr(u.name) for u in config.upstreams)
+    for pattern in config.allowed or ():
+        if pattern != "*" and not config.could_name(pattern.removesuffix("*")):
+            raise ConfigurationError(
+                f'"allowed" names {pattern!r}, which no configured server\'s tool could match: '
+                f"name tools server__tool or server__*, with server one of {servers}"
+            )
     for name, what in config.named_tools().items():
         if config.server_of(name) is None:
             raise ConfigurationError(
                 f'"{what}" names {name!r}, which is no configured server\'s tool: name it '
                 f"server__tool, with server one of {servers}"
             )
+
+
+def _allowed(value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    from toolret._catalog import allowed_patterns
+    from toolret.errors import AllowedToolsError
+
+    try:
+        return tuple(allowed_patterns(value))
+    except AllowedToolsError as error:
+        raise ConfigurationError(f'"allowed": {error}') from error
 
 
 def _known_keys(entry: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:

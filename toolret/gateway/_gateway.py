@@ -7,7 +7,7 @@ anything), but they are left out of find_tools' results, which name the server a
 instead; its core tools leave the exposed list until it is back.
 
 The downstream client sees the core tools, ``find_tools`` (answered by toolret, any language)
-and ``call_tool`` (which routes a found tool's call to its server).
+and ``call_tool`` (which routes a found tool's call to its server), of the ``allowed`` tools.
 
 The gateway is ready when every upstream has answered its first connection (listed, or failed)
 and the catalog of those listings is built; the first requests wait for it (``wait_ready``), at
@@ -29,12 +29,7 @@ from toolret._catalog import Catalog
 from toolret.adapters._mcp import SEPARATOR, catalog_from_mcp, mcp_origin, mcp_tool_name
 from toolret.errors import CatalogError, ConfigurationError, NotIndexedError
 from toolret.gateway._config import GatewayConfig
-from toolret.gateway._exposed import (
-    GATEWAY_SCHEMAS,
-    error_result,
-    exposed_tools,
-    found_tool,
-)
+from toolret.gateway._exposed import GATEWAY_SCHEMAS, error_result, exposed_tools, found_tool
 from toolret.gateway._upstream import PING_INTERVAL, RETRY, State, Upstream, UpstreamUnavailable
 from toolret.retrieval._find_tools import MAX_CAPABILITIES
 from toolret.retrieval._lexical import catalog_index
@@ -139,9 +134,15 @@ class Gateway:
 
     # -- what the downstream client sees ---------------------------------------------------------
 
+    @property
+    def visible(self) -> Catalog | None:
+        """The catalog cut to what clients may see (``allowed``): the same corpus."""
+        catalog = self.catalog
+        return None if catalog is None else catalog.only(self.config.allowed)
+
     def tools(self) -> list[types.Tool]:
         """The exposed tools: core tools of the servers that are up, find_tools, call_tool."""
-        catalog = self.catalog
+        catalog = self.visible
         up = [
             tool
             for tool in (catalog.core if catalog is not None else ())
@@ -155,7 +156,7 @@ class Gateway:
         the list: what the SDK checks a call's ``Mcp-Param`` headers against."""
         if name in GATEWAY_SCHEMAS:
             return GATEWAY_SCHEMAS[name]
-        catalog = self.catalog
+        catalog = self.visible
         if catalog is None or name not in catalog or not catalog[name].core:
             return None
         return catalog[name].input_schema
@@ -164,8 +165,9 @@ class Gateway:
         """find_tools' answer: per capability (up to ``MAX_CAPABILITIES``), up to
         ``MAX_DISCOVERED_TOOLS`` tools with their input schemas, best first, none core, none of a
         server that is down and none repeated across capabilities; the servers that are down;
-        and, when nothing could be searched, why."""
-        catalog = self.catalog
+        and, when nothing could be searched, why. Only the ``allowed`` tools are ranked, from the
+        fleet's corpus (``Catalog.only``)."""
+        catalog = self.visible
         unavailable = [
             {"server": u.name, "error": self._why_unavailable(u)}
             for u in self.upstreams.values()
@@ -263,6 +265,9 @@ class Gateway:
                     "its tools are not listed yet"
                 )
             return error_result(f"no tool is named {name!r}; call find_tools to find one")
+        visible = self.visible
+        if visible is not None and name not in visible:
+            return error_result(f"{name!r} is not among the tools this gateway allows")
         server, original = origin
         try:
             return await self.upstreams[server].call_tool(original, arguments, progress)
@@ -438,9 +443,8 @@ def _server(tool: Any) -> str | None:
 
 
 def _signature(catalog: Catalog | None) -> object:
-    if catalog is None:
-        return None
-    tools = tuple(
-        (t.name, t.description, json.dumps(t.input_schema, sort_keys=True), t.core) for t in catalog
-    )
-    return tools
+    return None if catalog is None else tuple(_signed(t) for t in catalog)
+
+
+def _signed(t: Any) -> object:
+    return (t.name, t.description, json.dumps(t.input_schema, sort_keys=True), t.core)
