@@ -10,8 +10,9 @@ same database, once the gateway has indexed it.
 
 Latency, one caller: p50 over distinct capability phrases (each path embeds each phrase once),
 the three paths interleaved phrase by phrase, and the difference as the median of the paired
-differences. Writes ``evals/out/perf_gateway.json`` and prints a table; the bar is a gateway
-p50 within ``TARGET_MS`` of the client's. Compare figures from one run.
+differences; beside it, each transport's MCP round trip alone (``call_tool`` of a name no tool
+has, answered without ranking). Writes ``evals/out/perf_gateway.json`` and prints a table;
+the bar is a gateway p50 within ``TARGET_MS`` of the client's. Compare figures from one run.
 """
 
 from __future__ import annotations
@@ -144,6 +145,13 @@ async def measure(url: str, count: int) -> dict[str, Any]:
                     "http": lambda text: find(over_http, text),
                 }
                 samples = await _interleaved(paths, phrases)
+                trips = await _interleaved(
+                    {
+                        "stdio": lambda _: over_stdio.call_tool("call_tool", {"name": "none"}),
+                        "http": lambda _: over_http.call_tool("call_tool", {"name": "none"}),
+                    },
+                    phrases,
+                )
         finally:
             process.terminate()
             await process.wait()
@@ -156,6 +164,7 @@ async def measure(url: str, count: int) -> dict[str, Any]:
             "p50_ms": float(np.percentile(values, 50)),
             "ratio": float(np.percentile(values, 50) / np.percentile(base, 50)),
             "paired_difference_ms": float(np.median(values - base)),
+            "round_trip_p50_ms": float(np.percentile(trips[path], 50)),
         }
     return report
 
@@ -198,9 +207,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with database() as url:
         report = {"machine": machine(), **asyncio.run(measure(url, args.phrases))}
     table = Table(title=f"find_tools: the gateway against client.find_tools ({report['machine']})")
-    for column in ("path", "p50 ms", "ratio", "paired difference ms"):
+    for column in ("path", "p50 ms", "ratio", "paired difference ms", "round trip p50 ms"):
         table.add_column(column, justify="right" if column != "path" else "left")
-    table.add_row("in process (client.find_tools)", f"{report['in_process_p50_ms']:.2f}", "1", "")
+    in_process = f"{report['in_process_p50_ms']:.2f}"
+    table.add_row("in process (client.find_tools)", in_process, "1", "", "")
     for path, label in (("stdio", "toolret gateway, stdio"), ("http", "toolret gateway --http")):
         row = report[path]
         table.add_row(
@@ -208,6 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{row['p50_ms']:.2f}",
             f"{row['ratio']:.2f}",
             f"{row['paired_difference_ms']:+.2f}",
+            f"{row['round_trip_p50_ms']:.2f}",
         )
     Console(width=120).print(table)
     OUT.parent.mkdir(parents=True, exist_ok=True)
