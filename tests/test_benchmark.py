@@ -1,4 +1,4 @@
-"""``toolret eval --bench DIR``: a benchmark folder measured with both retrievers, and studies.
+"""``toolret recall DIR``: a benchmark folder measured with both retrievers, and studies.
 
 The folder is written here, tiny and synthetic (the public sets stay where they are, outside
 the repository): the CRM tools, English and Turkish messages, examples for some tools.
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.benchmark import roster_set
 from evals.data.cases import HELD, TUNE
+from evals.recall.roster import roster_set
 from tests.support.embedders import CountingEmbedder
 from tests.support.tools import CRM_TOOLS
 from toolret.adapters._mcp import mcp_origin
@@ -249,3 +249,22 @@ def test_the_fusion_and_names_studies_judge_by_their_rules(tmp_path: Path) -> No
     assert names.current in names.choices
     assert "in use + 0.1 × the name's own vector" in names.choices
     assert names.verdict.startswith("Rule: passes if no set loses more than 1 point")
+
+
+def test_a_folder_with_no_more_tools_than_k_is_refused_with_a_message(tmp_path: Path) -> None:
+    """Every selection would bind the whole folder (the pass-through): a message naming the
+    set and the k to use, before anything is embedded; not a traceback from the runner."""
+    from typer.testing import CliRunner
+
+    from toolret.cli._app import app
+
+    folder = write_folder(tmp_path / "tiny")
+    tools = len(CRM_TOOLS)
+    with pytest.raises(BenchmarkError, match=rf"tiny has {tools} candidate tools, no more than"):
+        run_bench([folder], None, embedders=[CountingEmbedder()], k=tools, log=False)
+    for command in (["recall", str(folder)], ["eval", "--bench", str(folder)]):
+        result = CliRunner().invoke(app, [*command, "--k", str(tools)])
+        assert result.exit_code == 2, result.output
+        assert f"tiny has {tools} candidate tools, no more than k={tools}" in result.stderr
+        assert f"--k {tools - 1}" in result.stderr
+        assert "Traceback" not in result.output

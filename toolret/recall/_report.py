@@ -39,8 +39,8 @@ def bench_table(result: BenchResult, bench: BenchSet, embedder: str) -> str:
     cuts = " | ".join(f"R@{cut}" for cut in RANK_KS)
     lines = [
         f"| retriever | language | mode | examples | n | {cuts} | R@{k} | R@{FAR} "
-        f"| all@5·{k}·{FAR} | MRR | no signal | bound / roster |",
-        "|---|---|---|---|---:|" + "---:|" * (len(RANK_KS) + 5) + "---:|",
+        f"| all@5·{k}·{FAR} | MRR | no signal | narrowed | bound / roster |",
+        "|---|---|---|---|---:|" + "---:|" * (len(RANK_KS) + 6) + "---:|",
     ]
     rows = sorted(
         (row for row in result.rows if row.bench == bench.name and row.embedder == embedder),
@@ -61,7 +61,7 @@ def bench_table(result: BenchResult, bench: BenchSet, embedder: str) -> str:
             f"| {row.retriever} | {row.language} | {row.mode} | {'yes' if row.examples else 'no'} "
             f"| {row.metrics.cases} | {recalls} | {_pct(row.recall_at_k)} "
             f"| {_pct(row.metrics.recall(FAR))} | {complete} "
-            f"| {row.metrics.mrr:.3f} | {_pct(row.metrics.no_signal)} "
+            f"| {row.metrics.mrr:.3f} | {_pct(row.metrics.no_signal)} | {_pct(row.narrowed)} "
             f"| {row.bound:.1f} / {row.roster} |"
         )
     return "\n".join(lines)
