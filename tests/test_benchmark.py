@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from evals.data.cases import HELD, TUNE
-from evals.recall.roster import roster_set
+from evals.recall.roster_sets import roster_set
 from tests.support.embedders import CountingEmbedder
 from tests.support.tools import CRM_TOOLS
 from toolret.adapters._mcp import mcp_origin

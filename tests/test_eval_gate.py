@@ -31,7 +31,7 @@ from evals.recall.gate import (
     gate_report,
     in_memory_selections as select_in_memory,
 )
-from evals.recall.roster import roster_halves
+from evals.recall.roster_sets import roster_halves
 from tests.support.gate_summary import record_gate
 from toolret._profile import corpus_documents
 from toolret._settings import RetrievalMode

@@ -9,7 +9,7 @@ chosen is seen against it. Exits 1 when the gate fails or the client's selection
 the in-memory retriever's, 2 on a folder that cannot be measured.
 """
 
-from evals.recall.roster import measure
+from evals.recall.roster_sets import measure
 
 if __name__ == "__main__":
     raise SystemExit(measure())

@@ -66,7 +66,7 @@ def recall(
 
         raise typer.Exit(run_folders(argv))
     try:
-        from evals.recall.roster import measure as run_roster
+        from evals.recall.roster_sets import measure as run_roster
     except ModuleNotFoundError:
         fail(
             "the roster's cases are not part of the package: run `toolret recall` from a "
