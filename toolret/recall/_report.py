@@ -225,7 +225,7 @@ def write_bench_report(result: BenchResult, out_dir: Path, *, plots: bool = True
         try:
             require("eval", "matplotlib", purpose="the benchmark's plots")
         except ConfigurationError as error:
-            print(f"[bench] plots skipped: {error}", file=sys.stderr)
+            print(f"[recall] plots skipped: {error}", file=sys.stderr)
             plots = False
     images = _plot(result, out_dir) if plots else []
     path = out_dir / "report.md"

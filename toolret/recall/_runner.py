@@ -435,7 +435,7 @@ def split_list(value: str) -> list[str]:
 
 def _say(log: bool, message: str) -> None:
     if log:
-        print(f"[bench] {message}", file=sys.stderr, flush=True)
+        print(f"[recall] {message}", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":
