@@ -40,7 +40,7 @@ from toolret.embedders._base import embed_role
 from toolret.embedders._e5 import BundledE5Embedder
 from toolret.indexing._run import index_catalog
 from toolret.recall._memo import MemoEmbedder
-from toolret.recall._runner import run_bench
+from toolret.recall._runner import run_recall
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.retrieval._memory import InMemoryRetriever
 from toolret.store._vector_store import VectorStore
@@ -180,7 +180,7 @@ def test_the_recall_runner_measures_the_roster_as_two_sets_and_writes_the_report
 ) -> None:
     """The roster goes through the one recall runner (``python -m evals.recall``, ``make
     eval``) as two benchmark sets: its tuning half and its held-back half."""
-    result = run_bench(
+    result = run_recall(
         [],
         tmp_path,
         embedders=[gate_embedder],
@@ -202,4 +202,4 @@ def test_the_recall_runner_measures_the_roster_as_two_sets_and_writes_the_report
     report = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "### roster-held-back (held-back)" in report
     assert "| memory | en | bm25 | yes |" in report
-    assert list(tmp_path.glob("bench_roster-held-back_*.png"))
+    assert list(tmp_path.glob("recall_roster-held-back_*.png"))

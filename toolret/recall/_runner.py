@@ -56,10 +56,10 @@ if TYPE_CHECKING:  # the client loads the store: imported where it runs
 __all__ = [
     "check_measurable",
     "configured_embedders",
-    "evaluate_bench",
+    "evaluate_recall",
     "main",
     "resolve_embedders",
-    "run_bench",
+    "run_recall",
     "split_list",
 ]
 
@@ -225,7 +225,7 @@ async def _embed_everything(memo: MemoEmbedder, sets: Sequence[BenchSet]) -> Non
             await embed_role(guarded, texts, role)
 
 
-async def evaluate_bench(
+async def evaluate_recall(
     sets: Sequence[BenchSet],
     embedders: Sequence[Embedder],
     *,
@@ -272,7 +272,7 @@ async def evaluate_bench(
     return result
 
 
-def run_bench(
+def run_recall(
     folders: Sequence[Path | str],
     out_dir: Path | str | None = DEFAULT_OUT,
     *,
@@ -303,7 +303,7 @@ def run_bench(
 
     async def go() -> BenchResult:
         try:
-            return await evaluate_bench(
+            return await evaluate_recall(
                 sets,
                 chosen,
                 modes=modes,
@@ -319,9 +319,9 @@ def run_bench(
 
     result = asyncio.run(go())
     if out_dir is not None:
-        from toolret.recall._report import write_bench_report
+        from toolret.recall._report import write_recall_report
 
-        write_bench_report(result, Path(out_dir), plots=plots)
+        write_recall_report(result, Path(out_dir), plots=plots)
     return result
 
 
@@ -365,7 +365,7 @@ def main(argv: Sequence[str] | None = None, extra_sets: Sequence[BenchSet] = ())
         parser.error("--retrievers takes memory, or memory,client")
     started = time.perf_counter()
     try:
-        result = run_bench(
+        result = run_recall(
             args.folders,
             args.out,
             embedders=split_list(args.embedders) if args.embedders else None,
@@ -380,9 +380,9 @@ def main(argv: Sequence[str] | None = None, extra_sets: Sequence[BenchSet] = ())
     except BenchmarkError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    from toolret.recall._report import console_bench_report
+    from toolret.recall._report import console_recall_report
 
-    print(console_bench_report(result))
+    print(console_recall_report(result))
     print(f"\nreport: {args.out / 'report.md'}  ({time.perf_counter() - started:.1f}s)")
     return 0 if all(agreement.all_same for agreement in result.agreements) else 1
 
