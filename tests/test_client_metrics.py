@@ -6,6 +6,7 @@ toolret itself depends on the API only.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import socket
@@ -22,7 +23,7 @@ from opentelemetry.trace import StatusCode
 
 from tests.support.embedders import HangingQueries
 from tests.support.tools import crm_catalog
-from toolret import BundledE5Embedder
+from toolret import BundledE5Embedder, Catalog
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.retrieval._selection import Mode, Reason
 
@@ -68,6 +69,16 @@ async def test_selections_are_measured_and_no_message_text_is_recorded(
         await client.index(catalog)
         narrowed = await client.select(catalog, SECRET)
         blank = await client.select(catalog, " ")
+        edited = Catalog(
+            [
+                dataclasses.replace(t, description=t.description + " Works offline.")
+                if t.name in ("send_email", "create_task")
+                else t
+                for t in catalog
+            ],
+            domain_rank=catalog.domain_rank,
+        )
+        partly = await client.select(edited, SECRET)
         # Feedback on the turn: a called tool the selection bound or not, reported to the queue.
         called = next(t.name for t in catalog.candidates if t.name not in narrowed.names)
         turn = [
@@ -78,6 +89,7 @@ async def test_selections_are_measured_and_no_message_text_is_recorded(
     assert not_indexed.reason is Reason.NOT_INDEXED
     assert narrowed.mode is Mode.NARROWED
     assert blank.reason is Reason.BLANK_MESSAGE
+    assert (partly.mode, partly.reason) == (Mode.NARROWED, Reason.PARTLY_INDEXED)
 
     points = _points(reader)
     counted = {
@@ -87,16 +99,33 @@ async def test_selections_are_measured_and_no_message_text_is_recorded(
     assert counted[("full", "not_indexed")] >= 1
     assert counted[("narrowed", "none")] >= 1
     assert counted[("full", "blank_message")] >= 1
-    bound = {p.attributes["toolret.mode"]: p for p in points["toolret.selection.tools_bound"]}
-    assert bound["narrowed"].max == len(narrowed.tools)
-    assert bound["full"].max == len(catalog)
+    assert counted[("narrowed", "partly_indexed")] >= 1
+    unranked = {
+        p.attributes["toolret.reason"]: p.value for p in points["toolret.selection.unranked_tools"]
+    }
+    assert unranked == {"partly_indexed": 2}, "tools bound without a vector are counted"
+    bound = {
+        (p.attributes["toolret.mode"], p.attributes["toolret.reason"]): p
+        for p in points["toolret.selection.tools_bound"]
+    }
+    assert bound[("narrowed", "none")].max == len(narrowed.tools)
+    assert bound[("narrowed", "partly_indexed")].max == len(partly.tools) == len(narrowed.tools) + 2
+    assert bound[("full", "not_indexed")].max == len(catalog)
     assert sum(p.count for p in points["toolret.selection.duration"]) >= 3
     assert narrowed.schema_tokens is not None
     assert narrowed.tokens_saved is not None
-    sent = {p.attributes["toolret.mode"]: p for p in points["toolret.selection.schema_tokens"]}
-    assert sent["narrowed"].max == narrowed.schema_tokens
-    saved = {p.attributes["toolret.mode"]: p for p in points["toolret.selection.tokens_saved"]}
-    assert saved["narrowed"].value >= narrowed.tokens_saved > 0
+    sent = {
+        p.attributes["toolret.reason"]: p
+        for p in points["toolret.selection.schema_tokens"]
+        if p.attributes["toolret.mode"] == "narrowed"
+    }
+    assert sent["none"].max == narrowed.schema_tokens
+    saved = {
+        p.attributes["toolret.reason"]: p
+        for p in points["toolret.selection.tokens_saved"]
+        if p.attributes["toolret.mode"] == "narrowed"
+    }
+    assert saved["none"].value >= narrowed.tokens_saved > 0
     steps = {p.attributes["toolret.step"] for p in points["toolret.selection.step.duration"]}
     assert steps == {"embed", "database"}
     assert sum(p.value for p in points["toolret.feedback.misses"]) >= 1

@@ -1,5 +1,5 @@
 """The layout a newcomer walks: no import circles, modules one can read in a sitting, and a
-README whose Layout section is the folders as they are."""
+layout guide (``docs/layout.md``) whose tree is the folders as they are."""
 
 from __future__ import annotations
 
@@ -37,13 +37,13 @@ def test_no_docstring_cites_a_document_outside_the_repository() -> None:
 
 
 def _layout_block() -> list[str]:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Layout\n", 1)[1]
+    guide = (ROOT / "docs" / "layout.md").read_text(encoding="utf-8")
+    section = guide.split("\n## The tree\n", 1)[1]
     return section.split("```", 2)[1].strip("\n").splitlines()
 
 
 def _layout_folders() -> set[str]:
-    """Folders the Layout block names, as paths (an indented entry sits in the one above)."""
+    """Folders the layout tree names, as paths (an indented entry sits in the one above)."""
     folders: set[str] = set()
     parent = ""
     for line in _layout_block():
@@ -58,7 +58,7 @@ def _layout_folders() -> set[str]:
     return folders
 
 
-def test_the_readme_layout_names_every_folder_and_only_folders_that_exist() -> None:
+def test_the_layout_guide_names_every_folder_and_only_folders_that_exist() -> None:
     named = _layout_folders()
     real = {
         path.relative_to(ROOT).as_posix()

@@ -1,6 +1,6 @@
 """Loggers by concern: a fleet's thin tools, an outage and the worker each have their own.
 
-``toolret.catalog`` says once per catalog what was kept with a thin description;
+``toolret.catalog`` says once per set of thin tools what was kept with a thin description;
 ``toolret.selection`` says once per change of cause that selections fall open, and once that
 they narrow again; ``toolret.worker`` is the worker's (tests/test_worker_outages.py). Quieting
 the catalog's logger must leave outages audible.
@@ -9,6 +9,8 @@ the catalog's logger must leave outages audible.
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -85,3 +87,20 @@ async def test_quieting_catalog_warnings_leaves_outages_audible(
     assert len(catalog.warnings) == 12
     assert _lines(caplog, "toolret.catalog") == []
     assert len(_lines(caplog, "toolret.selection")) == 1
+
+
+def test_an_application_logging_at_info_gets_no_debug_line_from_bm25s() -> None:
+    """bm25s sets its own logger to DEBUG when imported: an application that configures the
+    root logger at INFO (the gateway, any service) would print a line per index built."""
+    code = (
+        "import logging\n"
+        "logging.basicConfig(level=logging.INFO)\n"
+        "from toolret.demo.roster import catalog\n"
+        "from toolret.retrieval._lexical import catalog_index\n"
+        "print(len(catalog_index(catalog).search('delete a record', 3)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "3"
+    assert "bm25s" not in done.stderr, done.stderr

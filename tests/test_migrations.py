@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
 import asyncpg
 import numpy as np
 import pytest
 from typer.testing import CliRunner, Result
 
 from tests.support.fixtures_pg import PgServer, migrate
+from tests.support.service_catalog import registration
 from toolret.cli._app import app
+from toolret.service._catalogs import content_hash, from_stored, stored_text
+from toolret.service._models import CatalogRegistration
 from toolret.store._migrate import database_revision, downgrade_database
 from toolret.store._schema import READER_ROLE, VERSION_TABLE
 from toolret.store._types import VectorRow, asyncpg_url
@@ -30,7 +35,7 @@ TABLES = READABLE | {
     "toolret_feedback_turns",
     "toolret_feedback_events",
 }
-HEAD = "0005"
+HEAD = "0006"
 
 
 def _dbname(url: str) -> str:
@@ -112,6 +117,42 @@ def test_downgrade_removes_everything_and_upgrade_works_again(
     assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [(HEAD,)]
 
 
+def _source_type(pg_server: PgServer, dbname: str) -> str:
+    rows = pg_server.execute(
+        "SELECT data_type FROM information_schema.columns "
+        "WHERE table_name = 'toolret_catalogs' AND column_name = 'source'",
+        dbname,
+    )
+    return str(rows[0][0])
+
+
+def test_catalogs_stored_as_jsonb_become_json_hashed_on_their_stored_text(
+    pg_server: PgServer, empty_database_url: str
+) -> None:
+    """A row written by 0005 (jsonb, a hash of another text) is kept as the text jsonb gives
+    it, and hashed as the service hashes what it stores, so every process builds the same tools
+    from it and a registration sent again as written replaces it."""
+    dbname = _dbname(empty_database_url)
+    migrate(empty_database_url)
+    assert _toolret("db", "downgrade", "0005", "--url", empty_database_url).exit_code == 0
+    source = json.dumps(registration())
+    pg_server.execute(
+        "INSERT INTO toolret_catalogs (name, format, source, content_hash) "
+        f"VALUES ('crm', 'openai', '{source.replace(chr(39), chr(39) * 2)}'::jsonb, 'old')",
+        dbname,
+    )
+    assert _toolret("db", "upgrade", "--url", empty_database_url).exit_code == 0
+
+    assert _source_type(pg_server, dbname) == "json"
+    [(text, digest)] = pg_server.execute(
+        "SELECT source::text, content_hash FROM toolret_catalogs", dbname
+    )
+    assert digest == content_hash(text)
+    assert from_stored(text).names == from_stored(text).names
+    assert len(from_stored(text)) == 20
+    assert content_hash(stored_text(CatalogRegistration.model_validate(registration()))) != digest
+
+
 def _toolret(*args: str) -> Result:
     return CliRunner().invoke(app, list(args), terminal_width=200)
 
@@ -123,6 +164,11 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     url = ["--url", empty_database_url]
     assert _toolret("db", "upgrade", *url).exit_code == 0
     assert database_revision(empty_database_url) == HEAD
+
+    as_written = _toolret("db", "downgrade", *url)
+    assert as_written.exit_code == 0, as_written.output
+    assert as_written.output == "database downgraded from 0006 to 0005\n"
+    assert _source_type(pg_server, dbname) == "jsonb"
 
     summaries = _toolret("db", "downgrade", *url)
     assert summaries.exit_code == 0, summaries.output
@@ -151,8 +197,8 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     }
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
-    back = _toolret("db", "downgrade", "-5", *url)  # a negative step, not an option
-    assert back.output == "database downgraded from 0005 to base (no toolret tables)\n"
+    back = _toolret("db", "downgrade", "-6", *url)  # a negative step, not an option
+    assert back.output == "database downgraded from 0006 to base (no toolret tables)\n"
     assert _tables(pg_server, dbname) == {VERSION_TABLE}
     assert database_revision(empty_database_url) is None
 
@@ -162,7 +208,7 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
     named = _toolret("db", "downgrade", "0001", *url)
-    assert named.output == "database downgraded from 0005 to 0001\n"
+    assert named.output == "database downgraded from 0006 to 0001\n"
 
 
 @pytest.mark.parametrize("revision", ["0009", "head", "-0", "--bogus"])
@@ -176,19 +222,19 @@ def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == [
         f"error: toolret has no schema revision {revision!r}: give one of 0001, 0002, 0003, "
-        "0004, 0005, base (remove toolret's tables), or -N (N steps back)"
+        "0004, 0005, 0006, base (remove toolret's tables), or -N (N steps back)"
     ]
     assert database_revision(empty_database_url) == HEAD
 
 
 def test_db_downgrade_past_the_base_is_one_line(empty_database_url: str) -> None:
     migrate(empty_database_url)
-    result = _toolret("db", "downgrade", "-6", "--url", empty_database_url)
+    result = _toolret("db", "downgrade", "-7", "--url", empty_database_url)
     assert result.exit_code == 1, result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: downgrading")
-    assert "-6" in lines[0]
+    assert "-7" in lines[0]
     assert database_revision(empty_database_url) == HEAD
 
 

@@ -66,12 +66,14 @@ def test_ties_go_to_the_name_that_sorts_first_as_in_the_store() -> None:
     assert selection.names == ["alpha_search", "mid_search"]  # in catalog order, as always
 
 
-def test_unranked_tools_are_bound_anyway() -> None:
+def test_unranked_tools_are_bound_anyway_and_say_so() -> None:
     catalog = numbered_catalog(20)
-    ranking = Ranking({"tool_000": 0.9, "tool_001": 0.8}, unranked=("tool_019",))
+    ranking = Ranking({"tool_000": 0.9, "tool_001": 0.8}, unranked=("tool_019", "tool_019"))
     selection = narrow(catalog, ranking, 1)
     assert selection.names == ["core_0", "tool_000", "tool_019"]
     assert selection.unranked == ("tool_019",)
+    assert (selection.mode, selection.reason) == (Mode.NARROWED, Reason.PARTLY_INDEXED)
+    assert narrow(catalog, Ranking({"tool_000": 0.9, "tool_001": 0.8}), 1).reason is None
 
 
 def test_an_empty_ranking_is_not_indexed() -> None:

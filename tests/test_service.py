@@ -86,6 +86,7 @@ async def test_a_selection_through_the_service_equals_client_select(database_url
                     "names": selection.names,
                     "mode": "narrowed",
                     "reason": None,
+                    "unranked": [],
                     "schema_tokens": selection.schema_tokens,
                     "roster_tokens": selection.roster_tokens,
                 }

@@ -6,8 +6,16 @@ own decides when the recheck interval has passed.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.support.service_catalog import registration
-from toolret.service._catalogs import CatalogRegistry, content_hash
+from toolret.service._catalogs import (
+    CatalogRegistry,
+    build_catalog,
+    content_hash,
+    from_stored,
+    stored_text,
+)
 from toolret.service._models import CatalogRegistration
 
 
@@ -39,9 +47,24 @@ async def test_a_replaced_catalog_is_served_by_another_process_once_its_recheck_
         assert len((await second.get("crm")).core) == 1
 
 
-def test_the_content_hash_ignores_key_order_and_follows_every_field() -> None:
+def digest(body: dict[str, Any]) -> str:
+    return content_hash(stored_text(CatalogRegistration.model_validate(body)))
+
+
+def test_the_content_hash_ignores_field_order_and_follows_every_field_and_tool_json() -> None:
     body = registration()
-    reordered = CatalogRegistration.model_validate(dict(reversed(list(body.items()))))
-    assert content_hash(CatalogRegistration.model_validate(body)) == content_hash(reordered)
-    changed = CatalogRegistration.model_validate({**body, "core": ["find_records"]})
-    assert content_hash(changed) != content_hash(reordered)
+    assert digest(dict(reversed(list(body.items())))) == digest(body)
+    assert digest({**body, "core": ["find_records"]}) != digest(body)
+    # The order of keys inside a tool's JSON is part of what was registered: parameters listed
+    # in another order make other documents.
+    first = body["tools"][0]
+    reordered = {**body, "tools": [dict(reversed(list(first.items()))), *body["tools"][1:]]}
+    assert digest(reordered) != digest(body)
+
+
+def test_the_stored_text_builds_the_tools_that_were_sent() -> None:
+    body = registration()
+    sent = build_catalog(CatalogRegistration.model_validate(body))
+    stored = from_stored(stored_text(CatalogRegistration.model_validate(body)))
+    assert [t.input_schema for t in stored] == [t.input_schema for t in sent]
+    assert stored.corpus_hash("m") == sent.corpus_hash("m")

@@ -47,7 +47,6 @@ def test_the_github_servers_tools_make_a_catalog_with_warnings(
 ) -> None:
     with caplog.at_level(logging.WARNING, logger="toolret"):
         catalog = catalog_from_mcp({"github": listing})
-        catalog_from_mcp({"github": listing})  # a second catalog: a line of its own
     assert len(catalog) == 5
     assert all(tool.third_party for tool in catalog)
     assert mcp_origin(catalog["github__get_me"]) == ("github", "get_me")
@@ -59,13 +58,28 @@ def test_the_github_servers_tools_make_a_catalog_with_warnings(
     assert f"{len(SEARCH_REPOSITORIES)}-character" in second.message
     assert "keywords" in first.message  # what the user can do
     assert "examples" in first.message
+    assert "keywords" in first.message
+
+
+def test_the_thin_summary_is_logged_once_per_change_not_per_rebuild(
+    listing: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A service rebuilding a registered catalog, a gateway listing its fleet again: the same
+    thin tools are one line, once; a change to them is a line of its own."""
+    server = "github_logged_once"  # a name no other test builds: the memory is the process's
+    with caplog.at_level(logging.WARNING, logger="toolret"):
+        catalog_from_mcp({server: listing})
+        catalog_from_mcp({server: listing})  # rebuilt: nothing new to say
+        fewer = [tool for tool in listing.tools if tool.name != "get_me"]
+        catalog_from_mcp({server: fewer})  # changed: said again
     logged = [r for r in caplog.records if "thin" in r.getMessage()]
     assert [(r.name, r.levelno) for r in logged] == [("toolret.catalog", logging.WARNING)] * 2
     line = logged[0].getMessage()
     assert "2 of 5 tools" in line
-    assert "github__get_me" in line
+    assert f"{server}__get_me" in line
     assert "toolret lint" in line
     assert "catalog.warnings" in line
+    assert "1 of 4 tools" in logged[1].getMessage()
 
 
 def test_a_fleet_of_thin_tools_logs_one_line_naming_a_few(

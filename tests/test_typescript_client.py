@@ -72,6 +72,7 @@ async def test_the_client_registers_selects_finds_and_refuses_against_the_servic
                 "names": selection.names,
                 "mode": "narrowed",
                 "reason": None,
+                "unranked": [],
                 "schema_tokens": selection.schema_tokens,
                 "roster_tokens": selection.roster_tokens,
             }, chosen["message"]

@@ -11,6 +11,10 @@ fix it; the catalog lists it in ``warnings`` and logs one summary line for all o
 and ``toolret.worker`` report). Invalid names and duplicates are refused whoever wrote the tool.
 
 Domains are ordered as ``domain_rank`` says, and otherwise in the order they first appear.
+
+``Catalog.only(allowed)`` cuts a catalog to the tools a caller may use (names or ``server__*``
+patterns) before anything is ranked. The cut keeps the corpus of the catalog it was cut from
+(``whole``): same corpus hash, same vectors, nothing to index.
 """
 
 from __future__ import annotations
@@ -19,13 +23,15 @@ import dataclasses
 import hashlib
 import logging
 import re
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal
+from typing import Literal, Self
 
 from toolret._tool import DEFAULT_TEMPLATE, Document, Role, Tool
 from toolret.errors import (
+    AllowedToolsError,
     DuplicateToolError,
     InvalidToolNameError,
     ToolDescriptionError,
@@ -33,7 +39,7 @@ from toolret.errors import (
     UnknownCoreToolError,
 )
 
-__all__ = ["MIN_DESCRIPTION_LENGTH", "Catalog", "CatalogWarning"]
+__all__ = ["MIN_DESCRIPTION_LENGTH", "Catalog", "CatalogWarning", "allowed_patterns"]
 
 log = logging.getLogger("toolret.catalog")
 
@@ -47,6 +53,16 @@ string there), lone surrogates (not Unicode: no UTF-8 encoding exists, so neithe
 JSON API can take them), and the other C0 and C1 control characters and DEL (invisible; in a
 description they come from terminal colour codes or a file decoded with the wrong encoding).
 Tab, newline and carriage return are text."""
+ALLOWED_ENTRY = re.compile(r"^(?:[A-Za-z0-9_-]{1,64}|[A-Za-z0-9_-]{0,63}\*)$")
+"""An ``allowed`` entry: a tool name, or a prefix followed by ``*`` (``github__*``; ``*`` alone
+allows every tool)."""
+LOGGED_SUMMARIES = 1024
+"""Thin-description summaries remembered as logged: a catalog built again with the same thin
+tools (a service rebuilding a registered catalog, a gateway listing its fleet again) is not
+logged again; a change to them is."""
+KEPT_CUTS = 64
+"""Cuts (``Catalog.only``) a catalog keeps built, least recently used beyond that rebuilt: a
+cut's lexical index and ranking query are built once, like its catalog's."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +122,58 @@ class Catalog:
         """What is wrong with third-party tools that were kept, in the order given."""
         self.tools: tuple[Tool, ...] = tuple(sorted(given, key=lambda t: rank[t.domain.casefold()]))
         self._position = {tool.name: i for i, tool in enumerate(self.tools)}
+        self.whole: Catalog = self
+        """The catalog whose corpus this one ranks from: itself, or the one it was cut from."""
+        self.allowed: tuple[str, ...] | None = None
+        """The ``allowed`` patterns this catalog was cut by (``only``); None when uncut."""
+        self._cuts: OrderedDict[tuple[str, ...], Catalog] = OrderedDict()
+
+    def only(self, allowed: Iterable[str] | None) -> Self:
+        """The tools that ``allowed`` names, core ones included, in catalog order.
+
+        An entry is a tool name or a prefix pattern (``github__*``: every tool of that MCP
+        server; ``*``: every tool); names of tools the catalog lacks are ignored, so one list
+        can serve several catalogs. ``None`` is every tool (this catalog). Cutting a cut
+        intersects the two lists: a caller can narrow what it was allowed, never widen it.
+
+        The cut ranks from this catalog's corpus (``whole``, ``corpus_hash``): no new corpus,
+        nothing embedded. Its lexical statistics are its own, so a selection over the cut is
+        the selection over a catalog of just those tools. Raises ``AllowedToolsError`` for an
+        entry that is neither a name nor a prefix pattern.
+        """
+        if allowed is None:
+            return self
+        patterns = allowed_patterns(allowed)
+        key = tuple(sorted(set(patterns)))
+        cut = self._cuts.get(key)
+        if cut is not None:
+            self._cuts.move_to_end(key)
+            return cut  # type: ignore[return-value]  # cuts are built from self's type
+        names = [p for p in key if not p.endswith("*")]
+        prefixes = tuple(p[:-1] for p in key if p.endswith("*"))
+        exact = set(names)
+        kept = tuple(t for t in self.tools if t.name in exact or t.name.startswith(prefixes))
+        cut = self._cut(kept, key)
+        self._cuts[key] = cut
+        if len(self._cuts) > KEPT_CUTS:
+            self._cuts.popitem(last=False)
+        return cut
+
+    def _cut(self, tools: tuple[Tool, ...], allowed: tuple[str, ...]) -> Self:
+        """A catalog of ``tools`` (already validated, in order) over this one's corpus."""
+        cut = object.__new__(type(self))
+        cut.domain_rank = self.domain_rank
+        cut.min_description_length = self.min_description_length
+        names = {tool.name for tool in tools}
+        cut.warnings = tuple(w for w in self.warnings if w.tool in names)
+        cut.tools = tools
+        cut._position = {tool.name: i for i, tool in enumerate(tools)}
+        cut.whole = self.whole
+        if self.allowed is not None:  # a cut of a cut: both lists apply
+            allowed = ("&", *self.allowed, "&", *allowed)
+        cut.allowed = allowed
+        cut._cuts = OrderedDict()
+        return cut
 
     def __len__(self) -> int:
         return len(self.tools)
@@ -164,8 +232,11 @@ class Catalog:
         It changes when a name, description, keyword, category, example, the model or the
         document template changes, and only then: reordering tools or changing which are core
         leaves it as it is. (The template enters through the documents' keys, so a template
-        that writes the same texts gives the same hash.)
+        that writes the same texts gives the same hash.) A cut (``only``) has the hash of the
+        catalog it was cut from: it ranks from that corpus.
         """
+        if self.whole is not self:
+            return self.whole.corpus_hash(model_id, example_role, template)
         key = (model_id, example_role, template)
         cached = self._corpus_hashes.get(key)
         if cached is None:
@@ -181,6 +252,27 @@ class Catalog:
         return {}
 
 
+def allowed_patterns(allowed: Iterable[str]) -> list[str]:
+    """``allowed`` as a list, each entry checked: a tool name or a prefix pattern (``x__*``).
+    Raises ``AllowedToolsError`` naming the first entry that is neither."""
+    if isinstance(allowed, str):
+        raise AllowedToolsError(
+            f"allowed is a list of tool names or patterns, not one string ({allowed!r}): "
+            f"pass [{allowed!r}]",
+            pattern=allowed,
+        )
+    patterns = list(allowed)
+    for pattern in patterns:
+        if not isinstance(pattern, str) or not ALLOWED_ENTRY.match(pattern):
+            raise AllowedToolsError(
+                f"allowed entry {pattern!r} is neither a tool name (1-64 characters of "
+                "[A-Za-z0-9_-]) nor a prefix pattern ending in '*' (github__*: every tool of "
+                "that server)",
+                pattern=pattern,
+            )
+    return patterns
+
+
 def _first_seen(domains: Iterable[str]) -> tuple[str, ...]:
     """Each domain once (compared without case), where it first appears."""
     kept: dict[str, str] = {}
@@ -189,8 +281,19 @@ def _first_seen(domains: Iterable[str]) -> tuple[str, ...]:
     return tuple(kept.values())
 
 
+_logged: OrderedDict[int, None] = OrderedDict()
+
+
 def _log_thin(warnings: Sequence[CatalogWarning], tools: int) -> None:
-    """One line for every thin third-party description of a catalog, however many."""
+    """One line for every thin third-party description of a catalog, however many; once per
+    set of warnings, however often the same catalog is built (``LOGGED_SUMMARIES``)."""
+    signature = hash((tools, tuple(warnings)))
+    if signature in _logged:
+        _logged.move_to_end(signature)
+        return
+    _logged[signature] = None
+    if len(_logged) > LOGGED_SUMMARIES:
+        _logged.popitem(last=False)
     names = [warning.tool for warning in warnings]
     shown = ", ".join(names[:NAMED_IN_SUMMARY])
     more = len(names) - NAMED_IN_SUMMARY

@@ -2,7 +2,7 @@
 
 Three choices move recall by several points with a small model, and the best value of each
 depends on the model, so each is chosen by measurement, per model, on data the roster's reported
-figures do not come from (``toolret eval --bench DIR --study template|role|score|hybrid``):
+figures do not come from (``toolret recall DIR --study template|role|score|hybrid``):
 
 - the **document template**: which fields a tool's description document holds, in which order
   (``toolret._tool.render``);
@@ -168,8 +168,9 @@ def profile_of(embedder: object) -> RetrievalProfile:
 
 
 def corpus_documents(catalog: Catalog, embedder: Embedder) -> list[tuple[str, Document]]:
-    """The (tool name, document) pairs ``embedder`` embeds for ``catalog``, in catalog order."""
-    return catalog.documents(embedder.example_role, profile_of(embedder).template)
+    """The (tool name, document) pairs ``embedder`` embeds for ``catalog``, in catalog order;
+    for a cut (``Catalog.only``), those of the catalog it was cut from, whose corpus it ranks."""
+    return catalog.whole.documents(embedder.example_role, profile_of(embedder).template)
 
 
 def corpus_hash(catalog: Catalog, embedder: Embedder) -> str:

@@ -13,6 +13,7 @@ Every error toolret raises is a ``ToolretError``; each carries the object it is 
     │   ├── AmbiguousToolNameError   a bare MCP tool name that several servers list
     │   └── CatalogSourceError       tool JSON / MCP listings / a catalog spec that cannot be read
     ├── ConfigurationError           settings that cannot work (bad URL, unknown mode, ...)
+    ├── AllowedToolsError            an ``allowed`` entry neither a tool name nor ``prefix*``
     ├── EmbedderError                an embedding call failed
     │   └── EmbedderUnavailableError no embedder is configured or it cannot be loaded
     ├── StoreError                   the vector store failed (unreachable, timeout, bad schema)
@@ -32,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 __all__ = [
+    "AllowedToolsError",
     "AmbiguousToolNameError",
     "CatalogError",
     "CatalogSourceError",
@@ -126,6 +128,15 @@ class CatalogSourceError(CatalogError):
 
 class ConfigurationError(ToolretError):
     """Settings that cannot work."""
+
+
+class AllowedToolsError(ToolretError):
+    """An entry of ``allowed`` (``Catalog.only``, ``select``, ``find_tools``) that is neither a
+    tool name nor a prefix pattern (``server__*``). ``pattern`` is the entry."""
+
+    def __init__(self, message: str, *, pattern: object) -> None:
+        super().__init__(message)
+        self.pattern = pattern
 
 
 class EmbedderError(ToolretError):

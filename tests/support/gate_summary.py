@@ -19,8 +19,6 @@ def record_gate(config: pytest.Config, lines: list[str]) -> None:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     lines = terminalreporter.config.stash.get(GATE_LINES, [])
     if lines:
-        terminalreporter.section(
-            f"toolret eval gate (bundled model, {SHIPPED_MODE}, with examples)"
-        )
+        terminalreporter.section(f"the CI gate (bundled model, {SHIPPED_MODE}, with examples)")
         for line in lines:
             terminalreporter.write_line(line)

@@ -36,7 +36,7 @@ def lint(
         ),
     ] = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the report as JSON (schema: see the README).")
+        bool, typer.Option("--json", help="The report as JSON (schema: docs/catalogs.md).")
     ] = False,
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
     threshold: Annotated[

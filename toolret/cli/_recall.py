@@ -1,5 +1,5 @@
 """``toolret recall``: recall on benchmark folders from any install, or on the roster from a
-checkout. ``toolret eval`` is its earlier name, kept hidden (``--bench DIR`` for the folders)."""
+checkout. ``toolret eval`` (``--bench DIR`` for the folders) is the same command, hidden."""
 
 from __future__ import annotations
 
@@ -89,5 +89,5 @@ def eval_(
     study: Study = "",
     memo: Memo = None,
 ) -> None:
-    """`toolret recall`, by its earlier name: `--bench DIR` for the folders."""
+    """`toolret recall`, with `--bench DIR` for the folders."""
     recall(bench, out, modes, embedders, k, plots, study, memo)

@@ -45,7 +45,7 @@ def serve(
     """
     import asyncio
 
-    from toolret.service._runner import check_address, run, startup_notice
+    from toolret.service._runner import bind, check_address, run, startup_notice
     from toolret.service._settings import ServiceSettings
     from toolret.store.embedded import resolve_database_url
 
@@ -58,6 +58,7 @@ def serve(
         overrides["tokens"] = f"@{tokens}"
     settings = ServiceSettings(**overrides)
     check_address(settings)
+    sock = bind(settings)  # a port in use is one line, before anything starts
     url = asyncio.run(asyncio.to_thread(resolve_database_url))
     Console(stderr=True, soft_wrap=True).print(startup_notice(settings), markup=False)
-    run(settings, database_url=url)
+    run(settings, database_url=url, sock=sock)

@@ -6,6 +6,7 @@ from rich.table import Table
 
 from toolret._catalog import Catalog
 from toolret.retrieval._base import Retriever
+from toolret.retrieval._selection import Mode
 
 __all__ = ["DEMO_MESSAGES", "demo_catalog", "run_demo"]
 
@@ -40,8 +41,10 @@ async def run_demo(retriever: Retriever, catalog: Catalog) -> Table:
         selection = await retriever.select(catalog, message)
         best = sorted(selection.scores.items(), key=lambda item: -item[1])[:4]
         matches = ", ".join(f"{name} ({score:.2f})" for name, score in best)
-        if selection.reason is not None:
+        if selection.mode is Mode.FULL and selection.reason is not None:
             matches = f"full roster: {selection.reason.value}"
+        elif selection.reason is not None:  # narrowed, with tools not indexed yet
+            matches += f" + {len(selection.unranked)} unranked ({selection.reason.value})"
         table.add_row(
             language,
             message or "(blank)",

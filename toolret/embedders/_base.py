@@ -24,7 +24,7 @@ class Embedder(Protocol):
 
     ``model_id`` names the model *and* its dimension (``gemini-embedding-001@768``): vectors
     are stored under it, so two dimensions of one model never mix. ``example_role`` says how
-    this model embeds a tool's example requests (measured per model; see the README). It may
+    this model embeds a tool's example requests (measured per model; see docs/quality.md). It may
     also declare a ``profile`` (``toolret._profile.RetrievalProfile``: document template, tool
     score, hybrid weight); without one it gets ``DEFAULT_PROFILE``.
     All returned vectors are float32 and L2-normalized, so a dot product is the cosine.

@@ -67,7 +67,7 @@ class BundledE5Embedder:
 
     Documents get E5's ``passage: `` prefix and queries ``query: ``. A tool's example requests
     are embedded as queries, and its documents written and scored by ``DEFAULT_PROFILE``:
-    measured on the public dev benchmark and the roster's tuning half (see the README).
+    measured on the public dev benchmark and the roster's tuning half (see docs/quality.md).
 
     Document work is sent to the model in chunks of about ``chunk_tokens`` tokens, so a query
     queued behind an indexing run waits for one chunk at most. ``thread`` defaults to the one

@@ -120,13 +120,18 @@ class Retriever(ABC):
         resume: bool = False,
         k: int | None = None,
         stable: SelectionPolicy | None = None,
+        allowed: Iterable[str] | None = None,
     ) -> Selection:
         """Core tools plus the best ``k`` for ``message``; the full roster on any failure.
 
         Never raises and never takes longer than the time budget. ``stable`` (a
         ``StableToolList``, one per conversation) sends the conversation's growing list
-        instead, so the provider's prompt cache holds.
+        instead, so the provider's prompt cache holds. ``allowed`` (tool names or
+        ``server__*`` patterns) ranks only among the tools this caller may use, core tools
+        included, from the same vectors (``Catalog.only``); an invalid entry raises
+        ``AllowedToolsError`` before anything else.
         """
+        catalog = catalog.only(allowed)
         k = self.k if k is None else k
         with tracer.start_as_current_span("toolret.select") as span:
             selection = await select_guarded(
@@ -155,13 +160,16 @@ class Retriever(ABC):
         *,
         bound: Iterable[str] = (),
         limit: int = MAX_DISCOVERED_TOOLS,
+        allowed: Iterable[str] | None = None,
     ) -> list[Tool]:
         """At most ``limit`` tools for a capability phrase (any language), none already bound,
-        best first. Empty on a blank phrase or any failure; bounded by the time budget.
+        best first, only among ``allowed`` (as ``select``). Empty on a blank phrase or any
+        failure; bounded by the time budget.
 
         The ranking is asked for twice ``limit``: the same phrase asked again in the turn, with
         the tools it found now bound, can be answered from it without a query (the client keeps
         its rankings, ``toolret.retrieval._reuse.RecentRankings``)."""
+        catalog = catalog.only(allowed)
         exclude = set(bound)
         return await discover(
             catalog,

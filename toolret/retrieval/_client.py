@@ -158,7 +158,7 @@ class ToolRetrievalClient(Retriever):
         it; raises ``EmbedderError``, ``StoreError``/``NotIndexedError`` or ``TimeoutError``."""
         embedder = self.embedder
         query = self._query(catalog, embedder)
-        kept = (query.model_id, query.corpus_hash, query.score, self.mode)
+        kept = (query.model_id, query.corpus_hash, query.score, self.mode, catalog.allowed)
         reused = self._rankings.get(kept, text, k, exclude)
         if reused is not None:
             return reused
@@ -181,9 +181,9 @@ class ToolRetrievalClient(Retriever):
                 raise
             finally:
                 record_step("database", (time.perf_counter() - started) * 1000)
-            if result.published:
+            if result.published and not result.unranked:
                 self._asks.served(query.corpus_hash)
-            else:
+            else:  # tools without vectors: the worker indexes them
                 self._ask_worker(catalog, query.corpus_hash)
             complete = complete and result.published and not result.unranked
             return Ranking(result.scores, result.unranked)
@@ -244,12 +244,13 @@ class ToolRetrievalClient(Retriever):
             return False
 
     async def index(self, catalog: Catalog, *, progress: Progress | None = None) -> IndexReport:
-        """Embed the catalog's missing documents now, inline, and publish its corpus."""
+        """Embed the catalog's missing documents now, inline, and publish its corpus (for a
+        cut, ``Catalog.only``, the corpus of the catalog it was cut from)."""
         if self._closed:
             raise ClientStateError("this ToolRetrievalClient is closed")
         self.embedder  # noqa: B018 - creates the embedder from settings if needed
         assert self._raw_embedder is not None
-        return await index_catalog(self.store, self._raw_embedder, catalog, progress=progress)
+        return await index_catalog(self.store, self._raw_embedder, catalog.whole, progress=progress)
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -281,7 +282,7 @@ class ToolRetrievalClient(Retriever):
 
     def _ask_worker(self, catalog: Catalog, corpus_hash: str) -> None:
         if not self._closed and self._raw_embedder is not None:
-            self._asks.ask(catalog, self._raw_embedder, corpus_hash)
+            self._asks.ask(catalog.whole, self._raw_embedder, corpus_hash)
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"

@@ -182,11 +182,14 @@ async def find_each(
     *,
     bound: Iterable[str] = (),
     limit: int = MAX_DISCOVERED_TOOLS,
+    allowed: Iterable[str] | None = None,
 ) -> list[FoundTools]:
     """Up to ``limit`` tools per capability, best first, none already ``bound``, none core, and
-    none listed for an earlier capability (each capability gets its own ``limit`` tools). The
+    none listed for an earlier capability (each capability gets its own ``limit`` tools), only
+    among ``allowed`` (``Catalog.only``; an invalid entry raises ``AllowedToolsError``). The
     capabilities are ranked concurrently; one that fails comes back empty with the reason
-    (``FoundTools.reason``). Never raises."""
+    (``FoundTools.reason``). Never raises otherwise."""
+    catalog = catalog.only(allowed)
     skip = set(bound)
     wanted = limit * len(capabilities)  # enough for each to keep ``limit`` after the earlier
 
@@ -214,6 +217,7 @@ async def answer_find_tools(
     *,
     bound: Iterable[str] = (),
     limit: int = MAX_DISCOVERED_TOOLS,
+    allowed: Iterable[str] | None = None,
 ) -> str:
     """The tool result for a find_tools call: ``{"results": [{"capability", "tools": [{"name",
     "description"}, ...]}, ...]}``, one entry per capability asked, in order.
@@ -221,10 +225,12 @@ async def answer_find_tools(
     ``arguments`` is the call's arguments (JSON text or a dict): ``{"capabilities": [...]}``,
     or one ``capability`` string. At most ``limit``
     (≤ ``MAX_DISCOVERED_TOOLS``) tools a capability, none already
-    ``bound``, none core (``find_each``); a capability with none gets a ``note``. Bad arguments,
+    ``bound``, none core, only among ``allowed`` (``find_each``; an invalid entry raises
+    ``AllowedToolsError``); a capability with none gets a ``note``. Bad arguments,
     or no search able to run, give a JSON ``{"error": ...}`` the model can read and act on;
-    this never raises.
+    this never raises otherwise.
     """
+    catalog = catalog.only(allowed)
     capabilities = capabilities_of(arguments)
     if not capabilities:
         return _error(

@@ -17,6 +17,7 @@ much BM25 weighs (``hybrid_weight``).
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 import weakref
@@ -29,6 +30,11 @@ from bm25s.stopwords import STOPWORDS_EN
 from numpy.typing import NDArray
 
 from toolret._tool import Tool, parameter_text
+
+# bm25s sets its logger to DEBUG when imported, so an application that logs at INFO would print
+# a line for every index built; its level is the application's to choose, as for any library.
+if logging.getLogger("bm25s").level == logging.DEBUG:
+    logging.getLogger("bm25s").setLevel(logging.NOTSET)
 
 if TYPE_CHECKING:
     from toolret._catalog import Catalog

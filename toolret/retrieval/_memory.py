@@ -50,7 +50,9 @@ class DenseIndex:
 
     @classmethod
     async def build(cls, catalog: Catalog, embedder: Embedder) -> DenseIndex:
-        """Embed the catalog's documents as ``embedder``'s profile writes them."""
+        """Embed the catalog's documents as ``embedder``'s profile writes them (for a cut, the
+        whole catalog's: the cut ranks from its corpus)."""
+        catalog = catalog.whole
         documents = _distinct(corpus_documents(catalog, embedder))
         vectors: dict[str, Vector] = {}
         for role in ROLES:
@@ -148,13 +150,16 @@ class InMemoryRetriever(Retriever):
                     model_id=self.embedder.model_id,
                     corpus_hash=key,
                 )
-        index = task.result()
-        return index.scores(await self.embedder.embed_query(text))
+        scores = task.result().scores(await self.embedder.embed_query(text))
+        if catalog.whole is catalog:
+            return scores
+        return {name: score for name, score in scores.items() if name in catalog}
 
     def _dense_task(self, catalog: Catalog) -> asyncio.Task[DenseIndex]:
         embedder = self.embedder
         key = corpus_hash(catalog, embedder)
         task = self._dense.get(key)
         if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
-            task = self._dense[key] = asyncio.ensure_future(DenseIndex.build(catalog, embedder))
+            build = DenseIndex.build(catalog.whole, embedder)
+            task = self._dense[key] = asyncio.ensure_future(build)
         return task

@@ -52,6 +52,11 @@ _tokens_saved = _meter.create_counter(
     unit="{token}",
     description="Tokens of tool definitions not sent, against the full roster",
 )
+_unranked_tools = _meter.create_counter(
+    "toolret.selection.unranked_tools",
+    unit="{tool}",
+    description="Tools a narrowed selection bound unranked because they have no vector yet",
+)
 _step_duration = _meter.create_histogram(
     "toolret.selection.step.duration",
     unit="ms",
@@ -69,6 +74,8 @@ def record_selection(selection: Selection) -> None:
     _selections.add(1, attributes)
     _duration.record(selection.elapsed_ms, attributes)
     _tools_bound.record(len(selection.tools), attributes)
+    if selection.unranked:
+        _unranked_tools.add(len(selection.unranked), attributes)
     if selection.schema_tokens is not None:
         counted = {**attributes, "toolret.tokenizer": selection.tokenizer or "estimate"}
         _schema_tokens.record(selection.schema_tokens, counted)

@@ -7,6 +7,9 @@ supply only a ranking function.
 Rules: core tools always; then the top ``k`` non-core tools by score; output in catalog order.
 A catalog with no more than ``k`` non-core tools passes through whole without ranking.
 A blank message or a resumed turn gets the full roster. Any failure gets the full roster.
+A candidate that has no vector yet cannot be ranked: a narrowed selection binds it anyway (it
+must stay reachable), lists it in ``unranked`` and says so (``partly_indexed``), so that a
+narrowed selection with no reason never binds more than the core tools and ``k``.
 """
 
 from __future__ import annotations
@@ -75,7 +78,8 @@ class Mode(StrEnum):
 
 
 class Reason(StrEnum):
-    """Why the full roster was sent."""
+    """Why the full roster was sent; or, on a narrowed selection, why it binds more than the
+    core tools and ``k`` (``PARTLY_INDEXED``)."""
 
     BLANK_MESSAGE = "blank_message"
     RESUME = "resume"
@@ -87,6 +91,10 @@ class Reason(StrEnum):
     """The database has no toolret tables, or an older schema: run ``toolret db upgrade``."""
     STORE_ERROR = "store_error"
     INTERNAL_ERROR = "internal_error"
+    PARTLY_INDEXED = "partly_indexed"
+    """Narrowed, but some candidates have no vector yet (``Selection.unranked``): they are bound
+    unranked, beside the best ``k``, until they are indexed (asked of the worker, or indexed
+    inline by ``toolret serve``)."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +121,7 @@ class Selection:
     reason: Reason | None = None
     scores: Mapping[str, float] = field(default_factory=dict)
     unranked: tuple[str, ...] = ()
+    """Candidates bound because they have no vector to rank them by (``PARTLY_INDEXED``)."""
     elapsed_ms: float = 0.0
     schema_tokens: int | None = None
     """Tokens of the definitions sent (``toolret.retrieval._tokens``); None when not counted."""
@@ -181,16 +190,23 @@ def top_k(
 
 
 def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:
-    """Core tools, the top ``k`` ranked candidates and any unranked ones, in catalog order."""
+    """Core tools, the top ``k`` ranked candidates and any unranked ones, in catalog order;
+    ``PARTLY_INDEXED`` when there are unranked ones."""
     if not ranking.scores:
         return full_roster(catalog, Reason.NOT_INDEXED)
     chosen = (
         list(ranking.chosen) if ranking.chosen is not None else top_k(catalog, ranking.scores, k)
     )
-    unranked = tuple(name for name in ranking.unranked if name in catalog)
-    names = {tool.name for tool in catalog.core} | set(chosen) | set(unranked)
+    picked = set(chosen)
+    unranked = tuple(
+        name
+        for name in dict.fromkeys(ranking.unranked)
+        if name in catalog and not catalog[name].core and name not in picked
+    )
+    names = {tool.name for tool in catalog.core} | picked | set(unranked)
     scores = {name: float(ranking.scores[name]) for name in chosen if name in ranking.scores}
-    return Selection(catalog.subset(names), Mode.NARROWED, None, scores, unranked)
+    reason = Reason.PARTLY_INDEXED if unranked else None
+    return Selection(catalog.subset(names), Mode.NARROWED, reason, scores, unranked)
 
 
 RankFunction = Callable[[str], Awaitable[Ranking]]

@@ -10,6 +10,7 @@ per-conversation state.
 - ``models``: the request and response bodies (validation and the OpenAPI schemas).
 - ``http``: reading a JSON body within its limits; errors as JSON naming the field.
 - ``catalogs``: registered catalogs in Postgres, built once per content hash per process.
+- ``inline``: indexing in the service itself what selections find unindexed (no worker).
 - ``openapi``: the OpenAPI document served at ``/openapi.json``.
 - ``metrics``: OpenTelemetry metrics as Prometheus text at ``/metrics``.
 - ``app``: the routes and the lifespan (which flushes queued work on a graceful stop).

@@ -24,6 +24,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, get_args
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -32,13 +33,14 @@ from toolret.errors import StoreError
 from toolret.retrieval._selection import (
     MAX_DISCOVERED_TOOLS,
     Mode,
+    Reason,
     Selection,
     discover_each,
     reason_for,
 )
 from toolret.service._auth import TokenTable
 from toolret.service._catalogs import CatalogRegistry
-from toolret.service._http import ApiError, parse, read_json
+from toolret.service._http import ApiError, http_error, internal_error, parse, read_json
 from toolret.service._models import (
     CATALOG_NAME,
     CatalogRegistration,
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
     from toolret._catalog import Catalog
     from toolret.indexing._queue import ReindexQueue
     from toolret.retrieval._client import ToolRetrievalClient
+    from toolret.service._inline import InlineIndexing
 
 __all__ = ["Service", "create_app"]
 
@@ -73,7 +76,15 @@ class Service:
     registry: CatalogRegistry
     metrics: CollectorRegistry | None = None
     owns_client: bool = True
+    inline: InlineIndexing | None = None
+    """Indexing in this process what selections find unindexed (no worker configured)."""
     _queue: ReindexQueue | None = field(default=None, repr=False)
+
+    def unindexed(self, catalog: Catalog, reason: Reason | None) -> None:
+        """A selection met tools without vectors: index them here when no worker does (with a
+        worker, the client has asked it)."""
+        if self.inline is not None and reason in (Reason.PARTLY_INDEXED, Reason.NOT_INDEXED):
+            self.inline.ask(catalog)
 
     def reindex_queue(self) -> ReindexQueue:
         """The worker's queue (``REDIS_URL``), opened on first use."""
@@ -97,6 +108,8 @@ class Service:
             )
         if self._queue is not None:
             await self._queue.aclose()
+        if self.inline is not None:
+            await self.inline.aclose()
         await self.registry.aclose()
         if self.owns_client:
             await self.client.aclose()
@@ -124,6 +137,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         from toolret.retrieval._client import ToolRetrievalClient
+        from toolret.service._inline import InlineIndexing
 
         retrieval = client or ToolRetrievalClient(database_url)
         if client is None:
@@ -138,6 +152,7 @@ def create_app(
             ),
             metrics,
             owns_client=client is None,
+            inline=InlineIndexing(retrieval) if retrieval.redis_url is None else None,
         )
         state["service"] = service
         try:
@@ -169,6 +184,7 @@ def create_app(
             Route("/openapi.json", route(_openapi), methods=["GET"]),
         ],
         lifespan=lifespan,
+        exception_handlers={HTTPException: http_error, Exception: internal_error},
     )
 
 
@@ -179,7 +195,7 @@ async def _select(service: Service, request: Request) -> Response:
     grant = service.tokens.grant(request.headers.get("authorization"))
     body = parse(SelectRequest, await read_json(request, service.settings.max_body_bytes))
     grant.check(body.catalog)
-    catalog = await service.registry.get(body.catalog)
+    catalog = grant.cut(await service.registry.get(body.catalog), body.allowed)
     stable = None
     if body.bound is not None:
         from toolret.retrieval._stable import StableToolList
@@ -188,11 +204,13 @@ async def _select(service: Service, request: Request) -> Response:
     selection = await service.client.select(
         catalog, body.message, resume=body.resume, k=body.k, stable=stable
     )
+    service.unindexed(catalog, selection.reason)
     return JSONResponse(
         {
             "names": selection.names,
             "mode": selection.mode.value,
             "reason": selection.reason.value if selection.reason is not None else None,
+            "unranked": list(selection.unranked),
             "schema_tokens": selection.schema_tokens,
             "roster_tokens": selection.roster_tokens,
         }
@@ -205,7 +223,7 @@ async def _find_tools(service: Service, request: Request) -> Response:
     grant = service.tokens.grant(request.headers.get("authorization"))
     body = parse(FindToolsRequest, await read_json(request, service.settings.max_body_bytes))
     grant.check(body.catalog)
-    catalog = await service.registry.get(body.catalog)
+    catalog = grant.cut(await service.registry.get(body.catalog), body.allowed)
     client = service.client
     exclude = set(body.bound)
     asked = capabilities_of(body.model_dump(include={"capabilities", "query"}, exclude_none=True))
@@ -218,6 +236,8 @@ async def _find_tools(service: Service, request: Request) -> Response:
         limit=body.limit,
         time_budget=client.time_budget,
     )
+    for tools in found:
+        service.unindexed(catalog, tools.reason)
     reasons = [tools.reason.value if tools.reason is not None else None for tools in found]
     reason = None if any(found) else next((r for r in reasons if r is not None), None)
     if not asked:
@@ -243,7 +263,7 @@ async def _definition(service: Service, request: Request) -> Response:
         raise ApiError(
             422, "invalid_request", f"shape is one of {', '.join(shapes)}", field="shape"
         )
-    catalog = await service.registry.get(name)
+    catalog = grant.cut(await service.registry.get(name))
     return JSONResponse({"definition": find_tools_definition(shapes[shape], catalog)})
 
 
@@ -311,7 +331,7 @@ async def _feedback(service: Service, request: Request) -> Response:
             "send the tools the model called (called) or the turn's transcript (messages)",
             field="called",
         )
-    catalog = await service.registry.get(body.catalog)
+    catalog = grant.cut(await service.registry.get(body.catalog))
     client = service.client
     if client.redis_url is None:
         return JSONResponse({"queued": False, "reason": "no_queue"})

@@ -5,16 +5,26 @@ is looked up, and a refusal says the same whether the catalog exists or not, so 
 nothing about another workspace's catalogs. Tokens are compared by their SHA-256 digests: the
 configuration may hold digests only (``sha256:<hex>``), and a look-up by digest takes the same
 time whichever token is tried.
+
+A token may also name the tools its callers may see (``allowed``, ``TokenScope``): every
+catalog it reaches is cut to them (``Catalog.only``) before anything is ranked, and a request's
+own ``allowed`` cuts that cut again, so a request can narrow a token's list and never widen it.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from toolret.errors import ConfigurationError
+from toolret._catalog import allowed_patterns
+from toolret.errors import AllowedToolsError, ConfigurationError
 from toolret.service._http import ApiError
+from toolret.service._settings import TokenScope
+
+if TYPE_CHECKING:
+    from toolret._catalog import Catalog
 
 __all__ = ["ALL_CATALOGS", "Grant", "TokenTable"]
 
@@ -24,10 +34,20 @@ _DIGEST_PREFIX = "sha256:"
 
 @dataclass(frozen=True)
 class Grant:
-    """What one request may touch: ``catalogs`` by name, or every catalog (``everything``)."""
+    """What one request may touch: ``catalogs`` by name, or every catalog (``everything``);
+    in them, only the tools ``allowed`` names (None: every tool)."""
 
     catalogs: frozenset[str]
     everything: bool = False
+    allowed: tuple[str, ...] | None = None
+
+    def cut(self, catalog: Catalog, requested: Iterable[str] | None = None) -> Catalog:
+        """``catalog`` cut to this grant's tools, then to the request's (``requested``): a 422
+        naming ``allowed`` for an entry that is neither a name nor a pattern."""
+        try:
+            return catalog.only(self.allowed).only(requested)
+        except AllowedToolsError as error:
+            raise ApiError(422, "invalid_request", str(error), field="allowed") from error
 
     def allows(self, catalog: str) -> bool:
         """Whether this grant covers ``catalog``."""
@@ -51,11 +71,18 @@ OPEN = Grant(frozenset(), everything=True)
 class TokenTable:
     """Tokens from configuration (``ServiceSettings.tokens``), looked up by digest."""
 
-    def __init__(self, tokens: Mapping[str, Sequence[str]]) -> None:
+    def __init__(self, tokens: Mapping[str, Sequence[str] | TokenScope]) -> None:
         self._grants: dict[str, Grant] = {}
-        for token, catalogs in tokens.items():
-            names = frozenset(catalogs)
-            grant = Grant(names - {ALL_CATALOGS}, everything=ALL_CATALOGS in names)
+        for token, given in tokens.items():
+            scope = given if isinstance(given, TokenScope) else TokenScope(catalogs=tuple(given))
+            names = frozenset(scope.catalogs)
+            allowed = None
+            if scope.allowed is not None:
+                try:
+                    allowed = tuple(allowed_patterns(scope.allowed))
+                except AllowedToolsError as error:
+                    raise ConfigurationError(f"TOOLRET_SERVE_TOKENS: {error}") from error
+            grant = Grant(names - {ALL_CATALOGS}, ALL_CATALOGS in names, allowed)
             self._grants[_digest_of_configured(token)] = grant
 
     @property

@@ -1,13 +1,21 @@
 """Registered catalogs: stored in Postgres, built once per content hash in each process.
 
-A registration is kept as sent (``toolret_catalogs.source``) with the SHA-256 of its canonical
-JSON. A process serves a catalog it has built for ``recheck`` seconds (one by default:
+A registration is stored as one JSON text (``toolret_catalogs.source``, a ``json`` column, which
+keeps the text as written), with the SHA-256 of exactly that text. Every process, the registering
+one included, builds its catalog from that text, so every process and every restart builds the
+same tools byte for byte: the order of a tool's parameters is part of its documents, and a store
+that reorders object keys (``jsonb``) would give other processes documents that have no vectors.
+A process serves a catalog it has built for ``recheck`` seconds (one by default:
 ``TOOLRET_SERVE_RECHECK_SECONDS``), then reads the stored hash again in one short statement (the
 row's source only when the hash changed), so a catalog replaced through any process is served
 by every process within that second, and no process holds anything a restart would lose. The
 process that registers it serves the new one at once. Checking on every request instead would
 cost each selection a second database round trip: on a shared 2-core machine most of what
 HTTP adds (``evals.perf.http``).
+
+Requests for a catalog this process has not built (or whose recheck is due) share one look-up
+and one build (single-flight): the first requests after a start, however many, take one pooled
+connection between them, rather than each waiting for one of a few and timing out.
 
 When the database cannot answer within a quarter of the time budget, the catalog this process
 built last is used as it is: its selection then falls open like any other (``store_error``).
@@ -17,6 +25,7 @@ A catalog this process never saw cannot be answered without the database: 503.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import logging
@@ -43,6 +52,8 @@ __all__ = [
     "CatalogRegistry",
     "build_catalog",
     "content_hash",
+    "from_stored",
+    "stored_text",
 ]
 
 log = logging.getLogger("toolret.serve")
@@ -60,7 +71,7 @@ _LOOKUP = (
 )
 _UPSERT = (
     "INSERT INTO toolret_catalogs AS c (name, format, source, content_hash) "
-    "VALUES ($1, $2, $3::jsonb, $4) "
+    "VALUES ($1, $2, $3::json, $4) "
     "ON CONFLICT (name) DO UPDATE SET format = EXCLUDED.format, source = EXCLUDED.source, "
     "content_hash = EXCLUDED.content_hash, updated_at = now() "
     "WHERE c.content_hash <> EXCLUDED.content_hash "
@@ -77,9 +88,21 @@ class _Built:
     checked_at: float
 
 
-def content_hash(registration: CatalogRegistration) -> str:
-    """The SHA-256 of a registration's canonical JSON: what decides whether it changed."""
-    return hashlib.sha256(_canonical(registration).encode()).hexdigest()
+def stored_text(registration: CatalogRegistration) -> str:
+    """The JSON text a registration is stored as: its fields in the model's order, and inside
+    them every key in the order it was sent (a tool's parameters keep theirs)."""
+    data = registration.model_dump(mode="json", exclude_none=True)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def content_hash(text: str) -> str:
+    """The SHA-256 of a registration's stored text: what decides whether it changed."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def from_stored(text: str) -> Catalog:
+    """The catalog a stored registration describes: what every process builds."""
+    return build_catalog(CatalogRegistration.model_validate(json.loads(text)))
 
 
 def build_catalog(registration: CatalogRegistration) -> Catalog:
@@ -149,14 +172,31 @@ class CatalogRegistry(StorePool):
         """Seconds a built catalog is served before its stored hash is read again."""
         self._clock: Callable[[], float] = time.monotonic
         self._built: LRUCache[str, _Built] = LRUCache(maxsize=CACHED_CATALOGS)
+        self._looking: dict[str, asyncio.Task[Catalog]] = {}
 
     async def get(self, name: str) -> Catalog:
         """The catalog registered as ``name``: 404 when none is, 503 when the database cannot
-        say and this process never built it."""
+        say and this process never built it. Concurrent requests share one look-up."""
+        built = self._built.get(name)
+        if built is not None and self._clock() - built.checked_at < self.recheck:
+            return built.catalog
+        task = self._looking.get(name)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._look_up(name))
+            self._looking[name] = task
+            task.add_done_callback(functools.partial(self._looked_up, name))
+        # Shielded: a caller that gives up (its client went away) leaves it to the others.
+        return await asyncio.shield(task)
+
+    def _looked_up(self, name: str, task: asyncio.Task[Catalog]) -> None:
+        if self._looking.get(name) is task:
+            del self._looking[name]
+        if not task.cancelled():
+            task.exception()  # retrieved here too: every waiter may have gone
+
+    async def _look_up(self, name: str) -> Catalog:
         built = self._built.get(name)
         now = self._clock()
-        if built is not None and now - built.checked_at < self.recheck:
-            return built.catalog
         try:
             async with asyncio.timeout(self.lookup_timeout):
                 row = await self._fetch_row(name, built.content_hash if built else "")
@@ -185,20 +225,20 @@ class CatalogRegistry(StorePool):
             self._built[name] = _Built(stored_hash, built.catalog, now)
             return built.catalog
         assert source is not None  # NULL only when the hash matched the one built
-        registration = CatalogRegistration.model_validate(json.loads(source))
-        catalog = build_catalog(registration)
+        catalog = from_stored(source)
         self._built[name] = _Built(stored_hash, catalog, now)
         return catalog
 
     async def put(self, name: str, registration: CatalogRegistration) -> tuple[Catalog, bool]:
         """Store ``registration`` as ``name`` (built first: a catalog that cannot be built is
         never stored). Returns the catalog and whether the name was new."""
-        catalog = build_catalog(registration)
-        digest = content_hash(registration)
+        text = stored_text(registration)
+        catalog = from_stored(text)  # as every other process will build it
+        digest = content_hash(text)
         try:
             async with self._connection("registering a catalog") as connection:
                 created = await connection.fetchval(
-                    _UPSERT, name, registration.format, _canonical(registration), digest
+                    _UPSERT, name, registration.format, text, digest
                 )
         except StoreError as error:
             if getattr(error.__cause__, "sqlstate", None) == _INSUFFICIENT_PRIVILEGE:
@@ -228,11 +268,6 @@ class CatalogRegistry(StorePool):
         async with self._connection("catalog look-up") as connection:
             row = await connection.fetchrow(_LOOKUP, name, known_hash)
         return None if row is None else (str(row[0]), row[1])
-
-
-def _canonical(registration: CatalogRegistration) -> str:
-    data = registration.model_dump(mode="json", exclude_none=True)
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def _field_of(error: CatalogError, source: str) -> str:

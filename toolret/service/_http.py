@@ -5,7 +5,9 @@ Every refusal is a 4xx with ``{"error": <code>, "detail": <what to do>, "field":
 over ``TOOLRET_SERVE_MAX_BODY_BYTES``), ``malformed_json`` (400), ``invalid_request`` (422, a
 field that does not validate, with every problem under ``errors``), ``unknown_catalog`` (404),
 ``invalid_catalog`` (422, tool JSON a catalog cannot be built from), ``unauthorized`` and
-``invalid_token`` (401), ``forbidden`` (403).
+``invalid_token`` (401), ``forbidden`` (403). What the router refuses has the same shape:
+``not_found`` (404, no such path) and ``method_not_allowed`` (405, with ``Allow``); and so has a
+failure of the service itself, ``internal_error`` (500), whose cause goes to the log only.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
-__all__ = ["ApiError", "parse", "read_json"]
+__all__ = ["ApiError", "http_error", "internal_error", "parse", "read_json"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -99,6 +102,36 @@ def parse(model: type[M], data: Any) -> M:
             field=first["field"] or None,
             errors=problems,
         ) from error
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    """The router's refusals (an unknown path, a method a path does not take) as JSON."""
+    assert isinstance(error, HTTPException)
+    headers = dict(error.headers or {})
+    if error.status_code == 404:
+        refusal = ApiError(
+            404, "not_found", f"no such path: {request.url.path}; the API is at /openapi.json"
+        )
+    elif error.status_code == 405:
+        allow = headers.get("Allow") or headers.get("allow") or ""
+        refusal = ApiError(
+            405,
+            "method_not_allowed",
+            f"{request.method} is not allowed on {request.url.path}; use {allow or 'another'}",
+            headers=headers,
+        )
+    else:
+        code = f"http_{error.status_code}"
+        refusal = ApiError(error.status_code, code, str(error.detail), headers=headers)
+    return refusal.response()
+
+
+async def internal_error(request: Request, error: Exception) -> Response:
+    """A failure of the service itself: the JSON shape, with nothing of the cause (which the
+    server logs)."""
+    return ApiError(
+        500, "internal_error", "the service failed on this request; its log says why"
+    ).response()
 
 
 def _too_large(limit: int) -> ApiError:

@@ -2,7 +2,8 @@
 
 Tool names are the catalog's own: a tool from OpenAI or Anthropic JSON keeps its name, an MCP
 tool is ``server__tool`` (``toolret.adapters._mcp``). Unknown fields are refused, so a typo in a
-field name is a 422 naming it rather than a setting silently ignored.
+field name is a 422 naming it rather than a setting silently ignored; and types are strict
+(``"k": "5"`` is a 422 naming ``k``, not the number 5), as the OpenAPI document says they are.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ CatalogName = Annotated[
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class SelectRequest(_Body):
@@ -56,6 +57,12 @@ class SelectRequest(_Body):
         "(core first, then in first-seen order), so the provider's prompt cache holds",
     )
     k: int | None = Field(None, ge=1, le=1000, description="Non-core tools to bind (default 12)")
+    allowed: list[str] | None = Field(
+        None,
+        description="Rank only among these tools (names, or prefix patterns such as "
+        "github__*), core tools included; narrows the token's own list, never widens it",
+        examples=[["find_records", "github__*"]],
+    )
 
 
 class SelectResponse(BaseModel):
@@ -63,7 +70,14 @@ class SelectResponse(BaseModel):
 
     names: list[str]
     mode: Literal["narrowed", "passthrough", "full"]
-    reason: str | None = Field(description="Why the full roster was sent (null otherwise)")
+    reason: str | None = Field(
+        description="Why the full roster was sent; on a narrowed selection, partly_indexed "
+        "when it binds tools that have no vector yet (unranked); null otherwise"
+    )
+    unranked: list[str] = Field(
+        description="Tools bound because they have no vector to rank them by yet (reason "
+        "partly_indexed): they are being indexed, and are ranked once they are"
+    )
     schema_tokens: int | None
     roster_tokens: int | None
 
@@ -83,6 +97,11 @@ class FindToolsRequest(_Body):
     query: str | None = Field(None, description="One capability, instead of capabilities")
     bound: list[str] = Field(default_factory=list, description="Names already bound: left out")
     limit: int = Field(5, ge=1, le=5, description="At most this many tools a capability")
+    allowed: list[str] | None = Field(
+        None,
+        description="Search only among these tools (names, or prefix patterns such as "
+        "github__*); narrows the token's own list, never widens it",
+    )
 
 
 class FoundTool(BaseModel):

@@ -90,7 +90,7 @@ class StoreReads(StorePool):
                 indexed = ranking_statement(
                     query.model_id, dimension, query.score, (limit, most), bool(named)
                 )
-                skip = sorted(query.core | set(exclude))
+                skip = sorted(query.core | query.outside | set(exclude))
                 rows = await connection.fetch(
                     indexed.sql,
                     *indexed.arguments(

@@ -96,6 +96,9 @@ class CatalogQuery:
     max_documents_per_tool: int
     score: ToolScore = DEFAULT_PROFILE.score
     max_summaries_per_tool: int = 1
+    outside: frozenset[str] = frozenset()
+    """Tools of the corpus that a cut catalog (``Catalog.only``) leaves out: an index scan over
+    the corpus skips them as it skips core tools."""
 
     @classmethod
     def build(
@@ -127,6 +130,7 @@ class CatalogQuery:
             max_documents_per_tool=most,
             score=profile.score,
             max_summaries_per_tool=summaries,
+            outside=frozenset(catalog.whole.names).difference(catalog.names),
         )
 
     @property

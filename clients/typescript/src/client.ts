@@ -52,12 +52,19 @@ export interface SelectOptions {
   k?: number;
   /** A resumed turn: the full roster, nothing ranked. */
   resume?: boolean;
+  /**
+   * Rank only among these tools (names, or prefix patterns such as `github__*`), core tools
+   * included; it narrows the token's own list, never widens it.
+   */
+  allowed?: readonly string[];
 }
 
 /** `findTools`'s options. */
 export interface FindToolsOptions {
   /** Names the model can already call: never returned. */
   bound?: Iterable<string>;
+  /** Search only among these tools (names, or prefix patterns such as `github__*`). */
+  allowed?: readonly string[];
   /** At most this many tools (at most 5). */
   limit?: number;
 }
@@ -105,6 +112,7 @@ export class ToolretClient {
     if (options.resume) body.resume = true;
     if (options.k !== undefined) body.k = options.k;
     if (options.bound !== undefined && options.bound !== null) body.bound = [...options.bound];
+    if (options.allowed !== undefined) body.allowed = [...options.allowed];
     let outcome: Outcome<unknown>;
     try {
       outcome = await this.#post("/v1/select", body, this.timeoutMs);
@@ -112,8 +120,8 @@ export class ToolretClient {
       if (error instanceof ToolretApiError) throw error;
       outcome = { ok: false, reason: "service_error", status: null, cause: error };
     }
-    if (outcome.ok && isSelection(outcome.body)) return outcome.body;
-    return fullRoster(catalog, options.bound, outcome.ok ? "service_error" : outcome.reason);
+    if (outcome.ok && isSelection(outcome.body)) return { ...outcome.body, unranked: outcome.body.unranked ?? [] };
+    return fullRoster(catalog, options.bound, outcome.ok ? "service_error" : outcome.reason, options.allowed);
   }
 
   /**
@@ -124,6 +132,7 @@ export class ToolretClient {
     const body: FindToolsRequest = { catalog: nameOf(catalog), query: capability };
     if (options.bound !== undefined) body.bound = [...options.bound];
     if (options.limit !== undefined) body.limit = options.limit;
+    if (options.allowed !== undefined) body.allowed = [...options.allowed];
     const outcome = await this.#post("/v1/find_tools", body, this.timeoutMs);
     if (outcome.ok && isFound(outcome.body)) return outcome.body;
     return { tools: [], reason: outcome.ok ? "service_error" : outcome.reason };
@@ -216,16 +225,28 @@ export class ToolretClient {
 /**
  * The full roster: every tool of `catalog`, in catalog order; with `bound` (a cache-stable
  * list), core first, then `bound`, then every other tool, so it still extends the list so far.
+ * With `allowed`, only the tools it names (names, or `prefix*` patterns).
  */
-export function fullRoster(catalog: Catalog, bound: readonly string[] | null | undefined, reason: string): Selection {
-  const all = typeof catalog === "string" ? [] : catalog.names;
+export function fullRoster(
+  catalog: Catalog,
+  bound: readonly string[] | null | undefined,
+  reason: string,
+  allowed?: readonly string[],
+): Selection {
+  const all = (typeof catalog === "string" ? [] : catalog.names).filter((name) => isAllowed(name, allowed));
   let names = [...all];
   if (bound !== undefined && bound !== null && typeof catalog !== "string") {
     const known = new Set(all);
-    const list = new Set([...catalog.core, ...bound.filter((name) => known.has(name))]);
+    const list = new Set([...catalog.core.filter((name) => known.has(name)), ...bound.filter((name) => known.has(name))]);
     names = [...list, ...all.filter((name) => !list.has(name))];
   }
-  return { names, mode: "full", reason, schema_tokens: null, roster_tokens: null };
+  return { names, mode: "full", reason, schema_tokens: null, roster_tokens: null, unranked: [] };
+}
+
+/** Whether `allowed` (tool names, or `prefix*` patterns; undefined: every tool) names `name`. */
+export function isAllowed(name: string, allowed?: readonly string[]): boolean {
+  if (allowed === undefined) return true;
+  return allowed.some((entry) => (entry.endsWith("*") ? name.startsWith(entry.slice(0, -1)) : entry === name));
 }
 
 function nameOf(catalog: Catalog | string): string {

@@ -829,6 +829,12 @@ export interface components {
              * @default 5
              */
             limit?: number;
+            /**
+             * Allowed
+             * @description Search only among these tools (names, or prefix patterns such as github__*); narrows the token's own list, never widens it
+             * @default null
+             */
+            allowed?: string[] | null;
         };
         /**
          * FindToolsResponse
@@ -942,6 +948,16 @@ export interface components {
              * @default null
              */
             k?: number | null;
+            /**
+             * Allowed
+             * @description Rank only among these tools (names, or prefix patterns such as github__*), core tools included; narrows the token's own list, never widens it
+             * @default null
+             * @example [
+             *       "find_records",
+             *       "github__*"
+             *     ]
+             */
+            allowed?: string[] | null;
         };
         /**
          * SelectResponse
@@ -957,9 +973,14 @@ export interface components {
             mode: "narrowed" | "passthrough" | "full";
             /**
              * Reason
-             * @description Why the full roster was sent (null otherwise)
+             * @description Why the full roster was sent; on a narrowed selection, partly_indexed when it binds tools that have no vector yet (unranked); null otherwise
              */
             reason: string | null;
+            /**
+             * Unranked
+             * @description Tools bound because they have no vector to rank them by yet (reason partly_indexed): they are being indexed, and are ranked once they are
+             */
+            unranked: string[];
             /** Schema Tokens */
             schema_tokens: number | null;
             /** Roster Tokens */

@@ -13,7 +13,7 @@ const toolret = client({ timeoutMs: failure === "slow" ? 300 : 60_000 });
 test(`select falls open to every tool when the service is ${failure}`, async () => {
   for (const message of ["Delete the duplicate contact for Acme Corp", "احذف جهة الاتصال المكررة"]) {
     const selection = await toolret.select(crm(), message);
-    assert.deepEqual(selection, { names: [...crm().names], mode: "full", reason, schema_tokens: null, roster_tokens: null });
+    assert.deepEqual(selection, { names: [...crm().names], mode: "full", reason, schema_tokens: null, roster_tokens: null, unranked: [] });
   }
 });
 

@@ -1,9 +1,10 @@
-"""The README's Python snippets, run as written against the embedded defaults.
+"""The Python snippets of the README and the guides in ``docs/``, run as written against the
+embedded defaults.
 
 Each ```python block runs in a fresh interpreter from an empty directory, with the bundled
 model (no key) and the run's embedded Postgres as ``DATABASE_URL``; a block that defines an
 async entry point is then driven once, as a service would. A block that talks to a model
-provider says so on its first line (``# talks to ...``); ``tests/test_readme_providers.py`` runs
+provider says so on its first line (``# talks to ...``); ``tests/test_docs_providers.py`` runs
 it as written against a local server as strict as that provider's API; here it is compiled only.
 """
 
@@ -19,7 +20,12 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SNIPPETS = re.findall(r"```python\n(.*?)```", (REPO / "README.md").read_text(), re.DOTALL)
+DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+SNIPPETS = [
+    snippet
+    for document in DOCUMENTS
+    for snippet in re.findall(r"```python\n(.*?)```", document.read_text("utf-8"), re.DOTALL)
+]
 
 DRIVERS = {
     "async def stable_turn": (
@@ -58,17 +64,17 @@ DRIVERS = {
 }
 
 
-def test_the_readme_has_the_snippets_this_test_drives() -> None:
+def test_the_docs_have_the_snippets_this_test_drives() -> None:
     for marker in DRIVERS:
         assert sum(marker in snippet for snippet in SNIPPETS) == 1, marker
 
 
 @pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.splitlines()[0][:40])
-def test_a_readme_snippet_runs(snippet: str, database_url: str, tmp_path: Path) -> None:
+def test_a_docs_snippet_runs(snippet: str, database_url: str, tmp_path: Path) -> None:
     if snippet.startswith("# talks to "):
         flags = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
-        assert compile(snippet, "README.md", "exec", flags=flags)
-        assert "tests/test_readme_providers.py" in snippet.splitlines()[0]
+        assert compile(snippet, "snippet", "exec", flags=flags)
+        assert "tests/test_docs_providers.py" in snippet.splitlines()[0]
         return
     code = snippet + "".join(driver for marker, driver in DRIVERS.items() if marker in snippet)
     env = {k: v for k, v in os.environ.items() if k not in ("GEMINI_API_KEY", "REDIS_URL")}

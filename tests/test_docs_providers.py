@@ -1,8 +1,8 @@
-"""The README's code blocks that talk to a model provider, run as written against local servers
-that refuse what the provider's API refuses (``tests/support/fake_llm.py``,
-``tests/support/fake_gemini.py``).
+"""The code blocks of the README and the providers guide that talk to a model provider, run as
+written against local servers that refuse what the provider's API refuses
+(``tests/support/fake_llm.py``, ``tests/support/fake_gemini.py``).
 
-Each block is executed unchanged, after a prelude defining what the README says is the
+Each block is executed unchanged, after a prelude defining what the docs say is the
 reader's own (``MODEL``, ``run_tool``, the catalogs, the LangChain tools); the SDKs find the
 local servers through their usual environment variables. The replies scripted here mix a
 search with another tool call, and the Anthropic loop reads a streamed reply, with and without
@@ -32,8 +32,15 @@ from tests.support.fake_llm import (
 )
 from tests.support.llm_rules import TOOL_CHANGES_BETA
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-BLOCKS = [b for b in re.findall(r"```python\n(.*?)```", README, re.DOTALL) if "# talks to " in b]
+REPO = Path(__file__).resolve().parent.parent
+DOCUMENTS = (REPO / "README.md", REPO / "docs" / "providers.md")
+"""Where the provider blocks live: the README's agent service, the providers guide's others."""
+BLOCKS = [
+    b
+    for document in DOCUMENTS
+    for b in re.findall(r"```python\n(.*?)```", document.read_text("utf-8"), re.DOTALL)
+    if "# talks to " in b
+]
 ARABIC = "احذف جهة الاتصال المكررة لشركة أكمي"
 PRELUDE = """
 from tests.support.tools import crm_catalog, mcp_catalog
@@ -46,19 +53,19 @@ async def run_tool(name, arguments):
 
 
 def block(marker: str) -> str:
-    """The one provider block of the README containing ``marker``."""
+    """The one provider block of the docs containing ``marker``."""
     found = [code for code in BLOCKS if marker in code]
     assert len(found) == 1, marker
     return found[0]
 
 
 async def run(code: str, **names: Any) -> dict[str, Any]:
-    """Execute a README block as written, after the prelude; its namespace."""
+    """Execute a docs block as written, after the prelude; its namespace."""
     namespace: dict[str, Any] = {"__name__": "readme", **names}
     exec(compile(PRELUDE, "prelude", "exec"), namespace)
     namespace.update(names)
     flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
-    result = eval(compile(code, "README.md", "exec", flags=flags), namespace)
+    result = eval(compile(code, "docs", "exec", flags=flags), namespace)
     if result is not None:
         await result
     return namespace
@@ -186,8 +193,8 @@ async def test_the_anthropic_preselection_holds_with_and_without_thinking(
 
 
 async def test_the_former_anthropic_loop_is_refused(server: FakeLLM) -> None:
-    """The loop the README showed before: it answered only the search of a reply that also
-    called another tool, which the API refuses."""
+    """A loop that answers only the search of a reply that also called another tool: the API
+    refuses it."""
     former = block("anthropic_tools(").replace(
         'calls = [block for block in reply.content if block.type == "tool_use"]',
         'calls = [b for b in reply.content if b.type == "tool_use" and b.name == "search_tools"]',

@@ -1,4 +1,4 @@
-"""The README's Deployment section names only what an installed toolret has.
+"""The deployment guide's "Running it" section names only what an installed toolret has.
 
 Every shell command there — in its ``sh`` blocks, and the ``toolret …`` and ``arq …`` commands
 quoted in its text — is checked against the installed package, not the checkout: a ``toolret``
@@ -21,11 +21,11 @@ import typer.main
 from toolret._settings import Settings
 from toolret.cli._app import app
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-SECTION = README.split("\n## Deployment\n", 1)[1].split("\n## ", 1)[0]
+GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "deployment.md").read_text("utf-8")
+SECTION = GUIDE.split("\n## Running it\n", 1)[1].split("\n## ", 1)[0]
 PROGRAMS = ("toolret", "arq")
 OTHER_VARIABLES = {"PYTHONPATH"}
-"""Variables a Deployment command may set that are not toolret's."""
+"""Variables a command there may set that are not toolret's."""
 
 
 def _shell_lines() -> list[str]:

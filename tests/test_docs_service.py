@@ -1,4 +1,4 @@
-"""The README's curl example for agents in other languages, run as written against a real
+"""The service guide's curl example for agents in other languages, run as written against a real
 service, in bash with ``TOOLRET_URL``, ``TOOLRET_TOKEN`` and ``crm-tools.json`` in its directory.
 The TypeScript guide's blocks run from the packed npm client (``tests/test_typescript_package.py``).
 """
@@ -18,8 +18,8 @@ from toolret.retrieval._client import ToolRetrievalClient
 from toolret.service._app import create_app
 from toolret.service._settings import ServiceSettings
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-SECTION = README.split("## Agents in any language: `toolret serve`", 1)[1].split("\n## ", 1)[0]
+GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "service.md").read_text("utf-8")
+SECTION = GUIDE.split("## Agents in any language: `toolret serve`", 1)[1].split("\n## ", 1)[0]
 CURL = next(
     block for block in re.findall(r"```sh\n(.*?)```", SECTION, re.DOTALL) if "curl" in block
 )

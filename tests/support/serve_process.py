@@ -1,0 +1,72 @@
+"""``toolret serve`` in its own process, as an operator runs it, for tests of several processes.
+
+``start_serve`` waits until ``/healthz`` answers (polling a condition with a deadline, never a
+guess at a time) and returns the URL and the process; ``stop_serve`` sends SIGTERM and waits.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+__all__ = ["DEADLINE", "TOOLRET", "free_port", "start_serve", "stop_serve"]
+
+TOOLRET = str(Path(sys.executable).with_name("toolret"))
+DEADLINE = 120.0
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (bound and released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_serve(
+    database_url: str, stderr: Path, *, port: int | None = None, **env: str
+) -> tuple[str, subprocess.Popen[bytes]]:
+    """``toolret serve`` on ``database_url`` without Redis (catalogs indexed inline), its
+    stderr written to ``stderr``; returns its URL and process once ``/healthz`` answers."""
+    port = port or free_port()
+    environment = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "TOOLRET_SERVE_PORT": str(port),
+        **env,
+    }
+    environment.pop("REDIS_URL", None)
+    with stderr.open("ab") as err:
+        process = subprocess.Popen([TOOLRET, "serve"], env=environment, stderr=err)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        if process.poll() is not None:
+            raise AssertionError(f"toolret serve exited: {stderr.read_text()}")
+        try:
+            if httpx.get(f"{url}/healthz").status_code == 200:
+                return url, process
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            raise AssertionError(f"toolret serve never answered: {stderr.read_text()}")
+        time.sleep(0.05)  # polling a condition with a deadline
+
+
+def stop_serve(process: subprocess.Popen[bytes]) -> int:
+    """SIGTERM, then wait for the exit status (kill after the deadline)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            return process.wait(timeout=DEADLINE)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    return process.wait()

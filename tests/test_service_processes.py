@@ -1,0 +1,76 @@
+"""Several ``toolret serve`` processes on one Postgres, and a restart, as behind a load balancer.
+
+A catalog registered through one process must build the same tools, byte for byte, in every
+other process and after a restart, or the others rank documents that have no vectors. The
+catalog here is OpenAI JSON whose parameters are listed in an unsorted order, as real tool JSON
+is: a store that reorders object keys (``jsonb``) gives the other processes other documents.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.support.serve_process import DEADLINE, start_serve, stop_serve
+from tests.support.service_catalog import MESSAGES, TOOLS
+
+K = 2
+CORE = ["find_records", "get_record"]
+# Names whose given order is neither sorted nor jsonb's order (shorter keys first).
+PARAMETERS = ("record_identifier", "object", "fields_to_change", "id", "zone", "amount_limit")
+
+
+def unsorted_tools() -> list[dict[str, Any]]:
+    """16 OpenAI tools, each with parameters listed in an order no store would sort them into."""
+    tools = []
+    for position, tool in enumerate(TOOLS[:16]):
+        names = PARAMETERS[position % 3 :] + PARAMETERS[: position % 3]
+        properties = {
+            name: {"type": "string", "description": f"the {name.replace('_', ' ')} to use"}
+            for name in names
+        }
+        parameters = {"type": "object", "properties": properties, "required": [names[0]]}
+        function = {"name": tool.name, "description": tool.description, "parameters": parameters}
+        tools.append({"type": "function", "function": function})
+    return tools
+
+
+def select(url: str, message: str) -> dict[str, Any]:
+    response = httpx.post(
+        f"{url}/v1/select", json={"catalog": "crm", "message": message, "k": K}, timeout=DEADLINE
+    )
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def test_every_process_and_a_restart_select_what_the_registering_process_selects(
+    database_url: str, tmp_path: Path
+) -> None:
+    stderr = tmp_path / "stderr.txt"
+    first_url, first = start_serve(database_url, stderr)
+    second_url, second = start_serve(database_url, stderr)
+    try:
+        registration = {"format": "openai", "tools": unsorted_tools(), "core": CORE}
+        registered = httpx.post(f"{first_url}/v1/catalogs/crm", json=registration, timeout=DEADLINE)
+        assert registered.status_code == 201, registered.text
+        assert registered.json()["indexing"]["state"] == "indexed"
+
+        expected = {message: select(first_url, message) for message in MESSAGES}
+        for body in expected.values():
+            assert body["mode"] == "narrowed", body
+            assert len(body["names"]) <= len(CORE) + K, body
+        for message, body in expected.items():
+            assert select(second_url, message)["names"] == body["names"], message
+
+        assert stop_serve(first) == 0
+        restarted_url, first = start_serve(database_url, stderr)
+        for message, body in expected.items():
+            again = select(restarted_url, message)
+            assert again["mode"] == "narrowed", again
+            assert again["names"] == body["names"], message
+    finally:
+        stop_serve(first)
+        stop_serve(second)
