@@ -201,8 +201,33 @@ async def _calibrate(
             label=label,
         )
         lines += [line for line in report.lines() if not line.startswith("  miss ")]
+        if cpus:
+            simulated = [
+                gate_report(
+                    catalogs[flag],
+                    await in_memory_selections(other, catalogs[flag], mode=mode),
+                    label=label,
+                )
+                for other in others
+            ]
+            closest = min(_shortfall(report) for report in simulated)
+            lines.append(
+                f"  on the {cpus} simulated CPUs: passes on {sum(r.passed for r in simulated)}; "
+                f"at the closest, {closest} held-back case(s) short of passing"
+            )
     await memo.aclose()
     return lines
+
+
+def _shortfall(report: GateReport) -> int:
+    """The whole held-back cases a failing report would have to gain to pass (0 if it
+    passes): the gap at its worst failing cut-off, rounded up."""
+    gaps = [
+        (lang.thresholds[cut] - lang.held[cut]) * lang.held_cases
+        for lang in report.languages
+        for cut in lang.failed_cuts
+    ]
+    return math.ceil(max(gaps, default=0.0) - 1e-9)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
