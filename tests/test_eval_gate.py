@@ -120,7 +120,7 @@ def test_a_weaker_retriever_fails_the_gate(
 ) -> None:
     """The gate tells the shipped retriever (hybrid, with examples) from worse ones: BM25 in
     every language; dense without examples at both cut-offs in Arabic and Turkish, where it
-    falls furthest behind; dense with examples (the default before hybrid) at R@5 in Turkish,
+    falls furthest behind; dense with examples at R@5 in Turkish,
     by about two cases (one, on some simulated CPUs: docs/quality.md)."""
     catalog = build_catalog(examples=examples)
     selections = asyncio.run(select_in_memory(gate_embedder, catalog, mode=mode))

@@ -27,7 +27,7 @@ prints the table in docs/quality.md):
   case from failing.
 - The same run scores the weaker retrievers against those thresholds: BM25 (with and without
   examples) fails in every language, dense without examples in Arabic and Turkish at both
-  cut-offs, and dense with examples (the default before hybrid) at Turkish R@5.
+  cut-offs, and dense with examples at Turkish R@5.
   ``tests/test_eval_gate.py`` shows each failing.
 
 If a change lowers held-back recall below a threshold, fix the change (or the tuning half's
