@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CONSTRAINTS := constraints.txt
 # npm folders whose packages the tests use, each pinned by its package-lock.json (npm ci).
-NPM_DIRS := clients/typescript
+NPM_DIRS := clients/typescript tests/mcp-peers
 NPM_STAMPS := $(NPM_DIRS:%=%/node_modules/.installed)
 NODE_MAJOR := 20
 

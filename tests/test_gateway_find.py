@@ -82,14 +82,14 @@ async def test_several_capabilities_and_examples_from_the_configuration(database
         config = parse_config(
             {
                 "mcpServers": {"memory": {"url": f"{upstream.url}/mcp"}},
-                "examples": {"memory__add_observations": [REMEMBER], "memory__nobody": ["x"]},
+                "examples": {"memory__add_observations": [REMEMBER]},
             }
         )
         async with ToolRetrievalClient(database_url) as retrieval:
             gateway = Gateway(config, retrieval, retry=(600.0, 600.0))
             async with serving(http_app(gateway)) as served:
                 async with asyncio.timeout(DEADLINE):
-                    await gateway.ready.wait()
+                    await gateway.indexed.wait()
                 assert gateway.catalog is not None
                 assert gateway.catalog["memory__add_observations"].examples == (REMEMBER,)
                 async with Client(f"{served.url}/mcp") as client:

@@ -23,6 +23,9 @@
   process: p50 latency, an HTTP round trip, throughput at 24 callers, CPU per selection.
 - ``evals.perf.typescript``: a select through the TypeScript client against the same request
   with bare ``fetch``: p50 over distinct messages and over one repeated, in one run.
+- ``evals.perf.gateway``: find_tools through ``toolret gateway`` over stdio and over HTTP
+  against ``client.find_tools`` in process: p50 over distinct phrases, ratios and the paired
+  difference in ms.
 
 Each writes its numbers to ``evals/out/`` as JSON and prints a table. Compare ratios measured in
 one run, not absolute times: the machines are noisy.
@@ -35,6 +38,7 @@ import sys
 from evals.perf import (
     faults,
     fleet_latency as fleet,
+    gateway,
     http,
     load,
     reindex,
@@ -54,6 +58,7 @@ def main() -> int:
     status = replication.main([]) or status
     status = load.main([]) or status
     status = http.main([]) or status
+    status = gateway.main([]) or status
     return typescript.main([]) or status
 
 

@@ -5,6 +5,7 @@
   built with.
 - ``beta``, a mailbox, run as its own process over stdio (``python -m tests.support.mcp_upstreams
   beta``), so a test can kill it: it writes its process id to ``$PIDFILE`` before serving.
+  ``alpha`` runs the same way, for a test that needs it as a process.
 """
 
 from __future__ import annotations
@@ -70,9 +71,10 @@ def beta_server() -> MCPServer:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["beta"]:
-        raise SystemExit("usage: python -m tests.support.mcp_upstreams beta")
+    if sys.argv[1:] not in (["alpha"], ["beta"]):
+        raise SystemExit("usage: python -m tests.support.mcp_upstreams alpha|beta")
     if os.environ.get("PIDFILE"):
         with open(os.environ["PIDFILE"], "w", encoding="utf-8") as file:
             file.write(str(os.getpid()))
-    beta_server().run("stdio")
+    chosen = alpha_server(InMemorySubscriptionBus()) if sys.argv[1] == "alpha" else beta_server()
+    chosen.run("stdio")

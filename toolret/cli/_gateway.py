@@ -35,6 +35,22 @@ def gateway(
         str, typer.Option(help="With --http: the address (anything but loopback needs tokens).")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", "-p", help="With --http: the port.")] = 8090,
+    sessions: Annotated[
+        bool,
+        typer.Option(
+            "--sessions",
+            help="With --http: keep a session per client of the older MCP protocol, so it "
+            "hears list_changed and can cancel calls (a balancer must then be sticky).",
+        ),
+    ] = False,
+    ready_timeout: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds the first requests wait for every server's first listing "
+            '(default: the file\'s "readyTimeout", else 30).',
+            min=0.001,
+        ),
+    ] = None,
 ) -> None:
     """An MCP server in front of the MCP servers of an mcpServers JSON file.
 
@@ -49,13 +65,16 @@ def gateway(
     import asyncio
     import dataclasses
 
-    from toolret.gateway._config import read_config
+    from toolret.gateway._config import check_names, read_config
     from toolret.gateway._runner import run
     from toolret.store.embedded import resolve_database_url
 
     servers = read_config(config)
     if core:
         servers = dataclasses.replace(servers, core=(*servers.core, *core))
+        check_names(servers)
+    if ready_timeout is not None:
+        servers = dataclasses.replace(servers, ready_timeout=ready_timeout)
     tokens = [t.strip() for t in os.environ.get("TOOLRET_GATEWAY_TOKENS", "").split(",")]
     with _stdout_to_stderr(not http):  # over stdio nothing but MCP may reach stdout
         url = asyncio.run(asyncio.to_thread(resolve_database_url))
@@ -66,6 +85,7 @@ def gateway(
         host=host,
         port=port,
         tokens=[t for t in tokens if t],
+        sessions=sessions,
     )
 
 

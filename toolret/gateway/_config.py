@@ -6,7 +6,10 @@
         "linear": {"url": "https://mcp.linear.app/mcp", "headers": {"Authorization": "Bearer …"}}
       },
       "core": ["github__get_me"],
-      "examples": "fleet.examples.toml"
+      "examples": "fleet.examples.toml",
+      "keywords": {"linear__create_issue": ["ticket", "bug report"]},
+      "allowed": ["github__*", "linear__create_issue"],
+      "readyTimeout": 30
     }
 
 A server with ``command`` is started as a child process and spoken to over stdio; one with
@@ -15,8 +18,18 @@ older SSE transport is refused). VS Code's ``servers`` key is read like ``mcpSer
 ``core`` names the upstream tools always exposed, as the catalog names them (``server__tool``).
 ``examples`` gives example requests per tool (``server__tool``), inline or as the path of a
 side file (TOML or JSON, relative to the configuration file): what ``toolret examples suggest``
-wrote and a person kept. They apply to the tools of the servers that have listed; a name no
-server lists yet waits for it.
+wrote and a person kept. ``keywords`` maps tools to extra search words, inline. Both take
+the shapes ``catalog_from_mcp`` takes. ``allowed`` (tool names or ``server__*`` patterns, as
+``Catalog.only`` takes) is what the gateway's clients may see and call: find_tools ranks only
+among those tools, from the whole fleet's indexed corpus. ``readyTimeout`` bounds, in
+seconds, how long the first ``tools/list``, ``find_tools`` or ``call_tool`` waits for every
+server's first listing.
+
+Mistakes fail at start, naming what is wrong: a key this file does not define (at the top or in
+a server's entry), and a ``core``, ``examples`` or ``keywords`` name that is no configured
+server's (``GatewayConfig.server_of``). A name of a configured server that its first listing
+does not have is the gateway's to refuse, once that server has listed
+(``Gateway.unmatched``).
 """
 
 from __future__ import annotations
@@ -29,9 +42,28 @@ from typing import Any
 
 from toolret.errors import ConfigurationError
 
-__all__ = ["GatewayConfig", "UpstreamConfig", "parse_config", "read_config"]
+__all__ = [
+    "READY_TIMEOUT",
+    "GatewayConfig",
+    "UpstreamConfig",
+    "check_names",
+    "parse_config",
+    "read_config",
+]
 
 _HTTP_TYPES = ("http", "streamable-http", "streamableHttp", "streamable_http")
+READY_TIMEOUT = 30.0
+"""Seconds the first requests wait for every upstream's first listing, by default."""
+_TOP_KEYS = (
+    "mcpServers",
+    "servers",
+    "core",
+    "examples",
+    "keywords",
+    "allowed",
+    "readyTimeout",
+)
+_SERVER_KEYS = ("type", "command", "args", "env", "cwd", "url", "headers")
 
 
 @dataclass(frozen=True)
@@ -64,6 +96,42 @@ class GatewayConfig:
     core: tuple[str, ...] = ()
     examples: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Example requests by tool (``server__tool``)."""
+    keywords: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Extra search words by tool (``server__tool``)."""
+    ready_timeout: float = READY_TIMEOUT
+    """Seconds the first requests wait for every upstream's first listing."""
+    allowed: tuple[str, ...] | None = None
+    """The tools clients may see and call (names or ``server__*`` patterns); None: all."""
+
+    def server_of(self, name: str) -> str | None:
+        """The configured server a ``server__tool`` name belongs to (the longest that fits)."""
+        from toolret.adapters._mcp import SEPARATOR, mcp_tool_name
+
+        fits = [
+            u.name
+            for u in self.upstreams
+            if name.startswith(f"{u.name}{SEPARATOR}") or name.startswith(mcp_tool_name(u.name, ""))
+        ]
+        return max(fits, key=len, default=None)
+
+    def could_name(self, prefix: str) -> bool:
+        """Whether a tool of some configured server could start with ``prefix``."""
+        from toolret.adapters._mcp import mcp_tool_name
+
+        return self.server_of(prefix) is not None or any(
+            mcp_tool_name(u.name, "").startswith(prefix) for u in self.upstreams
+        )
+
+    def named_tools(self) -> dict[str, str]:
+        """Every tool name ``core``, ``examples`` and ``keywords`` use, and which of them."""
+        named: dict[str, str] = {}
+        for what, names in (
+            ("keywords", self.keywords),
+            ("examples", self.examples),
+            ("core", self.core),
+        ):
+            named.update({name: what for name in names})
+        return named
 
 
 def read_config(path: str | Path) -> GatewayConfig:
@@ -84,6 +152,7 @@ def parse_config(data: Any, *, base: Path | None = None) -> GatewayConfig:
     ``base`` (the configuration file's folder)."""
     if not isinstance(data, Mapping):
         raise ConfigurationError('expected a JSON object with "mcpServers"')
+    _known_keys(data, _TOP_KEYS, "the configuration")
     servers = data.get("mcpServers", data.get("servers"))
     if not isinstance(servers, Mapping) or not servers:
         raise ConfigurationError('"mcpServers" must be an object naming at least one server')
@@ -91,7 +160,71 @@ def parse_config(data: Any, *, base: Path | None = None) -> GatewayConfig:
     core = data.get("core", [])
     if not isinstance(core, list) or not all(isinstance(name, str) for name in core):
         raise ConfigurationError('"core" must be a list of tool names (server__tool)')
-    return GatewayConfig(upstreams, tuple(core), _examples(data.get("examples"), base))
+    config = GatewayConfig(
+        upstreams,
+        tuple(core),
+        _examples(data.get("examples"), base),
+        _keywords(data.get("keywords")),
+        _ready_timeout(data.get("readyTimeout", READY_TIMEOUT)),
+        _allowed(data.get("allowed")),
+    )
+    check_names(config)
+    return config
+
+
+def check_names(config: GatewayConfig) -> None:
+    """``ConfigurationError`` naming a ``core``, ``examples`` or ``keywords`` tool that no
+    configured server could list (its name does not start with ``server__``)."""
+    servers = ", ".join(repr(u.name) for u in config.upstreams)
+    for pattern in config.allowed or ():
+        if pattern != "*" and not config.could_name(pattern.removesuffix("*")):
+            raise ConfigurationError(
+                f'"allowed" names {pattern!r}, which no configured server\'s tool could match: '
+                f"name tools server__tool or server__*, with server one of {servers}"
+            )
+    for name, what in config.named_tools().items():
+        if config.server_of(name) is None:
+            raise ConfigurationError(
+                f'"{what}" names {name!r}, which is no configured server\'s tool: name it '
+                f"server__tool, with server one of {servers}"
+            )
+
+
+def _allowed(value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    from toolret._catalog import allowed_patterns
+    from toolret.errors import AllowedToolsError
+
+    try:
+        return tuple(allowed_patterns(value))
+    except AllowedToolsError as error:
+        raise ConfigurationError(f'"allowed": {error}') from error
+
+
+def _known_keys(entry: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:
+    for key in entry:
+        if key not in known:
+            raise ConfigurationError(
+                f"{where} has a key {key!r} the gateway does not know (it knows {', '.join(known)})"
+            )
+
+
+def _keywords(value: Any) -> dict[str, tuple[str, ...]]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or not all(
+        isinstance(words, list) and all(isinstance(w, str) for w in words)
+        for words in value.values()
+    ):
+        raise ConfigurationError('"keywords" must map tool names (server__tool) to lists of words')
+    return {str(name): tuple(words) for name, words in value.items()}
+
+
+def _ready_timeout(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise ConfigurationError('"readyTimeout" must be a number of seconds above 0')
+    return float(value)
 
 
 def _examples(value: Any, base: Path | None) -> dict[str, tuple[str, ...]]:
@@ -122,6 +255,7 @@ def _upstream(name: str, entry: Any) -> UpstreamConfig:
         raise ConfigurationError("a server in mcpServers has an empty name")
     if not isinstance(entry, Mapping):
         raise ConfigurationError(f"{where} must be an object with command or url")
+    _known_keys(entry, _SERVER_KEYS, where)
     kind = entry.get("type")
     if kind == "sse":
         raise ConfigurationError(

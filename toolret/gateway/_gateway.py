@@ -7,48 +7,43 @@ anything), but they are left out of find_tools' results, which name the server a
 instead; its core tools leave the exposed list until it is back.
 
 The downstream client sees the core tools, ``find_tools`` (answered by toolret, any language)
-and ``call_tool`` (which routes a found tool's call to its server).
+and ``call_tool`` (which routes a found tool's call to its server), of the ``allowed`` tools.
+
+The gateway is ready when every upstream has answered its first connection (listed, or failed)
+and the catalog of those listings is built; the first requests wait for it (``wait_ready``), at
+most ``readyTimeout`` seconds from the start, after which a server still connecting is named in
+``unavailable``. Vectors come after: until the catalog's are stored, find_tools ranks the whole
+fleet by BM25 and says so (``"ranking": "bm25"``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolret._catalog import Catalog
-from toolret.adapters._mcp import catalog_from_mcp, mcp_origin, mcp_tool_name
-from toolret.errors import CatalogError
+from toolret.adapters._mcp import SEPARATOR, catalog_from_mcp, mcp_origin, mcp_tool_name
+from toolret.errors import CatalogError, ConfigurationError, NotIndexedError
 from toolret.gateway._config import GatewayConfig
+from toolret.gateway._exposed import GATEWAY_SCHEMAS, error_result, exposed_tools, found_tool
 from toolret.gateway._upstream import PING_INTERVAL, RETRY, State, Upstream, UpstreamUnavailable
-from toolret.retrieval._find_tools import CAPABILITIES_SCHEMA, MAX_CAPABILITIES, tools_behind
-from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, Reason, discover_each
+from toolret.retrieval._find_tools import MAX_CAPABILITIES
+from toolret.retrieval._lexical import catalog_index
+from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, Ranking, Reason, discover_each
 
 if TYPE_CHECKING:
     from mcp import types
+    from mcp.shared.dispatcher import ProgressFnT
 
     from toolret.retrieval._client import ToolRetrievalClient
 
-__all__ = ["CALL_TOOL", "FIND_TOOLS", "Gateway"]
+__all__ = ["Gateway"]
 
 log = logging.getLogger("toolret.gateway")
-
-FIND_TOOLS = "find_tools"
-CALL_TOOL = "call_tool"
-FIND_TOOLS_DESCRIPTION = (
-    "Find tools. You see a few tools; many more are available from the servers behind this "
-    "gateway. Describe each capability you need in plain language, in any language: what you "
-    "want to do, not a tool name (for example 'open a pull request' or 'أرسل رسالة إلى الفريق'). "
-    f"Ask for every capability your plan still needs in one call, up to {MAX_CAPABILITIES}; up "
-    f"to {MAX_DISCOVERED_TOOLS} matching tools each are returned with their input schemas; call "
-    "one through call_tool."
-)
-CALL_TOOL_DESCRIPTION = (
-    "Call a tool that find_tools returned: give its name exactly as find_tools gave it and its "
-    "arguments as an object matching its input schema."
-)
 
 
 class Gateway:
@@ -63,10 +58,15 @@ class Gateway:
         retry: tuple[float, float] = RETRY,
     ) -> None:
         self.config = config
+        self.ready_timeout = config.ready_timeout
         self.client = client
         self.upstreams = {
             upstream.name: Upstream(
-                upstream, self._upstream_changed, ping_interval=ping_interval, retry=retry
+                upstream,
+                self._upstream_changed,
+                on_list_changed=self._list_changed,
+                ping_interval=ping_interval,
+                retry=retry,
             )
             for upstream in config.upstreams
         }
@@ -74,68 +74,102 @@ class Gateway:
         self.indexing = "pending"
         """``pending``, ``indexed`` (inline), ``queued`` (the worker), or ``failed: …``."""
         self.ready = asyncio.Event()
-        """Set once every upstream was tried and the first catalog was indexed (or queued)."""
+        """Set once every upstream answered its first connection and their catalog is built."""
+        self.indexed = asyncio.Event()
+        """Set once the current catalog's vectors are stored (or queued for the worker)."""
         self._changed = asyncio.Event()
         self._signature: object = None
         self._listeners: list[Callable[[], Awaitable[None]]] = []
+        self._list_listeners: list[Callable[[str], Awaitable[None]]] = []
+        self._ready_by: float | None = None
+        self._checked: set[str] = set()
+        """The upstreams whose first listing the configured names were checked against."""
 
     def on_tools_changed(self, listener: Callable[[], Awaitable[None]]) -> None:
         """Call ``listener`` whenever what the gateway offers changed: after a new catalog was
         indexed (or queued), or a server went down or came back."""
         self._listeners.append(listener)
 
+    def on_list_changed(self, listener: Callable[[str], Awaitable[None]]) -> None:
+        """Call ``listener("prompts")`` or ``listener("resources")`` when an upstream says
+        that list changed."""
+        self._list_listeners.append(listener)
+
+    async def _list_changed(self, kind: str) -> None:
+        for listener in list(self._list_listeners):
+            try:
+                await listener(kind)
+            except Exception as error:  # a downstream client gone: its own business
+                log.debug("toolret gateway: a %s-changed listener failed: %r", kind, error)
+
     async def run(self) -> None:
-        """Keep every upstream connected and the catalog indexed; runs until cancelled."""
-        async with asyncio.TaskGroup() as group:
-            for upstream in self.upstreams.values():
-                group.create_task(upstream.run(), name=f"toolret-upstream-{upstream.name}")
-            group.create_task(self._maintain(), name="toolret-gateway-catalog")
+        """Keep every upstream connected and the catalog indexed; runs until cancelled.
+        Raises ``ConfigurationError`` when a configured name matches no tool of its server's
+        first listing (``unmatched``)."""
+        self._ready_by = asyncio.get_running_loop().time() + self.ready_timeout
+        try:
+            async with asyncio.TaskGroup() as group:
+                for upstream in self.upstreams.values():
+                    group.create_task(upstream.run(), name=f"toolret-upstream-{upstream.name}")
+                group.create_task(self._maintain(), name="toolret-gateway-catalog")
+        except BaseExceptionGroup as group:
+            wrong = _first(group)
+            if wrong is not None:
+                raise wrong from None
+            raise
+
+    async def wait_ready(self) -> None:
+        """Wait until the gateway is ready (``ready``), at most until ``ready_timeout`` seconds
+        after it started: the first requests answer from every upstream's first listing."""
+        if self.ready.is_set():
+            return
+        loop = asyncio.get_running_loop()
+        if self._ready_by is None:  # not started yet: the wait starts now
+            self._ready_by = loop.time() + self.ready_timeout
+        remaining = self._ready_by - loop.time()
+        if remaining > 0:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(remaining):
+                    await self.ready.wait()
 
     # -- what the downstream client sees ---------------------------------------------------------
 
+    @property
+    def visible(self) -> Catalog | None:
+        """The catalog cut to what clients may see (``allowed``): the same corpus."""
+        catalog = self.catalog
+        return None if catalog is None else catalog.only(self.config.allowed)
+
     def tools(self) -> list[types.Tool]:
         """The exposed tools: core tools of the servers that are up, find_tools, call_tool."""
-        from mcp import types
+        catalog = self.visible
+        up = [
+            tool
+            for tool in (catalog.core if catalog is not None else ())
+            if (origin := mcp_origin(tool)) is not None
+            and self.upstreams[origin[0]].state is State.UP
+        ]
+        return exposed_tools(catalog, up)
 
-        exposed: list[types.Tool] = []
-        for tool in self.catalog.core if self.catalog is not None else ():
-            origin = mcp_origin(tool)
-            if origin is None or self.upstreams[origin[0]].state is not State.UP:
-                continue
-            listed = tool.definition.tool
-            exposed.append(listed.model_copy(update={"name": tool.name}))
-        behind = "" if self.catalog is None else f" {tools_behind(self.catalog)}"
-        exposed.append(
-            types.Tool(
-                name=FIND_TOOLS,
-                description=FIND_TOOLS_DESCRIPTION + behind,
-                input_schema=json.loads(json.dumps(CAPABILITIES_SCHEMA)),
-            )
-        )
-        exposed.append(
-            types.Tool(
-                name=CALL_TOOL,
-                description=CALL_TOOL_DESCRIPTION,
-                input_schema={
-                    "type": "object",
-                    "properties": {
-                        "name": {"type": "string", "description": "The tool's name"},
-                        "arguments": {"type": "object", "description": "Its arguments"},
-                    },
-                    "required": ["name"],
-                },
-            )
-        )
-        return exposed
+    def input_schema(self, name: str) -> Mapping[str, Any] | None:
+        """The input schema of an exposed tool (None for any other name), without building
+        the list: what the SDK checks a call's ``Mcp-Param`` headers against."""
+        if name in GATEWAY_SCHEMAS:
+            return GATEWAY_SCHEMAS[name]
+        catalog = self.visible
+        if catalog is None or name not in catalog or not catalog[name].core:
+            return None
+        return catalog[name].input_schema
 
     async def find_tools(self, capabilities: list[str]) -> dict[str, Any]:
         """find_tools' answer: per capability (up to ``MAX_CAPABILITIES``), up to
         ``MAX_DISCOVERED_TOOLS`` tools with their input schemas, best first, none core, none of a
         server that is down and none repeated across capabilities; the servers that are down;
-        and, when nothing could be searched, why."""
-        catalog = self.catalog
+        and, when nothing could be searched, why. Only the ``allowed`` tools are ranked, from the
+        fleet's corpus (``Catalog.only``)."""
+        catalog = self.visible
         unavailable = [
-            {"server": u.name, "error": u.error or "not connected yet"}
+            {"server": u.name, "error": self._why_unavailable(u)}
             for u in self.upstreams.values()
             if u.state is not State.UP
         ]
@@ -150,23 +184,40 @@ class Gateway:
         down = {u.name for u in self.upstreams.values() if u.state is not State.UP}
         skip = {tool.name for tool in catalog if _server(tool) in down}
         depth = MAX_DISCOVERED_TOOLS * len(asked)
+        by_words: list[str] = []
+
+        async def rank(text: str) -> Ranking:
+            """By meaning once the catalog's vectors are stored; until then (or when ranking
+            by meaning fails) the whole fleet by BM25."""
+            if self.indexed.is_set():
+                try:
+                    ranking = await self.client.rank(catalog, text, depth, exclude=skip)
+                except NotIndexedError:
+                    by_words.append("the tool index is still being built")
+                except Exception as error:
+                    by_words.append(f"ranking by meaning failed ({type(error).__name__})")
+                else:
+                    if not ranking.unranked:
+                        return ranking
+                    by_words.append("some tools have no vectors yet")
+            elif self.indexing.startswith("failed"):
+                by_words.append("indexing the tools failed")
+            else:
+                by_words.append("the tool index is still being built")
+            return Ranking(catalog_index(catalog).evidence(text))
+
         found = await discover_each(
-            catalog,
-            asked,
-            lambda text: self.client.rank(catalog, text, depth, exclude=skip),
-            bound=skip,
-            time_budget=self.client.time_budget,
+            catalog, asked, rank, bound=skip, time_budget=self.client.time_budget
         )
         for result, tools in zip(answer["results"], found, strict=True):
-            result["tools"] = [
-                {
-                    "name": tool.name,
-                    "description": tool.description,
-                    "inputSchema": dict(tool.input_schema or {"type": "object"}),
-                }
-                for tool in tools
-            ]
-        if not any(found):
+            result["tools"] = [found_tool(tool) for tool in tools]
+        if by_words:
+            answer["ranking"] = "bm25"
+            answer["note"] = (
+                f"{by_words[0]}: these tools were ranked by their words (BM25), not by meaning; "
+                "ask again shortly for a ranking by meaning"
+            )
+        if not any(found) and not by_words:
             reason = next((tools.reason for tools in found if tools.reason is not None), None)
             if reason is not None:
                 answer["reason"] = reason.value
@@ -196,17 +247,59 @@ class Gateway:
     async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         """Route a call to the upstream that has ``name``; an error result (never an
         exception) when the tool is unknown or its server is down."""
+        return await self.call_with_progress(name, arguments, None)
+
+    async def call_with_progress(
+        self, name: str, arguments: dict[str, Any] | None, progress: ProgressFnT | None
+    ) -> types.CallToolResult:
+        """``call``, passing the server's progress notifications to ``progress``. Cancelling
+        the caller cancels the call on the server."""
         catalog = self.catalog
         origin = mcp_origin(catalog[name]) if catalog is not None and name in catalog else None
         if origin is None:
+            server = self.config.server_of(name)
+            upstream = self.upstreams.get(server) if server is not None else None
+            if upstream is not None and upstream.tools is None:  # it has never listed
+                return error_result(
+                    f"server {upstream.name!r} is unavailable: {self._why_unavailable(upstream)}; "
+                    "its tools are not listed yet"
+                )
             return error_result(f"no tool is named {name!r}; call find_tools to find one")
+        visible = self.visible
+        if visible is not None and name not in visible:
+            return error_result(f"{name!r} is not among the tools this gateway allows")
         server, original = origin
         try:
-            return await self.upstreams[server].call_tool(original, arguments)
+            return await self.upstreams[server].call_tool(original, arguments, progress)
         except UpstreamUnavailable as error:
             return error_result(str(error))
         except Exception as error:
             return error_result(f"server {server!r} failed: {error}")
+
+    def unmatched(self) -> dict[str, str]:
+        """The ``core``, ``examples`` and ``keywords`` names of the servers that have listed
+        that none of their tools has, and which of the three names each."""
+        listed = {u.name for u in self.upstreams.values() if u.tools is not None}
+        known = self._known_names()
+        return {
+            name: what
+            for name, what in self.config.named_tools().items()
+            if self.config.server_of(name) in listed and name not in known
+        }
+
+    def _known_names(self) -> set[str]:
+        """Every name a listed tool may be given by: its catalog name and ``server__tool``."""
+        known: set[str] = set()
+        for upstream in self.upstreams.values():
+            for tool in upstream.tools or ():
+                known.add(mcp_tool_name(upstream.name, tool.name))
+                known.add(f"{upstream.name}{SEPARATOR}{tool.name}")
+        return known
+
+    def _why_unavailable(self, upstream: Upstream) -> str:
+        if upstream.state is State.CONNECTING:
+            return f"still connecting: no answer within {self.ready_timeout:g} s of the start"
+        return upstream.error or "not connected"
 
     def status(self) -> dict[str, Any]:
         """Every upstream's state, and the catalog's."""
@@ -226,29 +319,90 @@ class Gateway:
         while True:
             await self._changed.wait()
             self._changed.clear()
+            self._check_names()
             catalog = self._build()
             signature = _signature(catalog)
-            if catalog is not None and signature != self._signature:
+            changed = catalog is not None and signature != self._signature
+            if changed:
                 self.catalog = catalog
                 self._signature = signature
-                await self._index(catalog)
+                self.indexed.clear()
             if not self.ready.is_set() and self._settled():
                 self.ready.set()
-            for listener in list(self._listeners):
-                try:
-                    await listener()
-                except Exception as error:  # a downstream client gone: its own business
-                    log.debug("toolret gateway: a tools-changed listener failed: %r", error)
+            await self._tell_listeners()
+            if changed and catalog is not None:
+                await self._index(catalog)
+                await self._tell_listeners()  # find_tools now ranks it by meaning
+
+    async def _tell_listeners(self) -> None:
+        for listener in list(self._listeners):
+            try:
+                await listener()
+            except Exception as error:  # a downstream client gone: its own business
+                log.debug("toolret gateway: a tools-changed listener failed: %r", error)
+
+    def _check_names(self) -> None:
+        """Check the configured names against each server's first listing: while the gateway
+        starts, a name its server does not have raises ``ConfigurationError``; later (a server
+        down at the start lists), it is logged."""
+        fresh = {u.name for u in self.upstreams.values() if u.tools is not None} - self._checked
+        if not fresh:
+            return
+        self._checked |= fresh
+        wrong = {
+            name: what
+            for name, what in self.unmatched().items()
+            if self.config.server_of(name) in fresh
+        }
+        if not wrong:
+            return
+        name, what = next(iter(wrong.items()))
+        server = self.config.server_of(name)
+        assert server is not None
+        tools = sorted(t.name for t in self.upstreams[server].tools or ())
+        shown = ", ".join(tools[:12]) + (", …" if len(tools) > 12 else "")
+        message = (
+            f'"{what}" names {name!r}, but server {server!r} lists no such tool (it lists '
+            f"{shown or 'no tools'})"
+        )
+        if self.started:
+            log.error("toolret gateway: %s", message)
+            return
+        raise ConfigurationError(message)
+
+    @property
+    def started(self) -> bool:
+        """Past the start: ready, or the ready timeout has passed."""
+        if self.ready.is_set():
+            return True
+        by = self._ready_by
+        return by is not None and asyncio.get_running_loop().time() >= by
+
+    async def start(self) -> asyncio.Task[None]:
+        """Run the gateway (``run``) in a task, and return it once the gateway is ready or the
+        ready timeout has passed; raises what ``run`` raised if it failed meanwhile
+        (``ConfigurationError`` for a configured name no tool has)."""
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(self.run(), name="toolret-gateway")
+        waiting = loop.create_task(self.wait_ready())
+        await asyncio.wait({task, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            waiting.cancel()
+            task.result()  # its failure
+            raise RuntimeError("the gateway stopped while starting")
+        return task
 
     def _build(self) -> Catalog | None:
         listings = {u.name: u.tools for u in self.upstreams.values() if u.tools is not None}
         if not listings:
             return self.catalog
-        names = {mcp_tool_name(server, t.name) for server, tools in listings.items() for t in tools}
-        core = [name for name in self.config.core if name in names]
-        examples = {name: texts for name, texts in self.config.examples.items() if name in names}
+        known = self._known_names()
+        config = self.config
+        core = [name for name in config.core if name in known]
+        examples = {name: texts for name, texts in config.examples.items() if name in known}
+        keywords = {name: words for name, words in config.keywords.items() if name in known}
         try:
-            return catalog_from_mcp(listings, core=core, examples=examples)
+            return catalog_from_mcp(listings, core=core, examples=examples, keywords=keywords)
         except CatalogError as error:
             log.error("toolret gateway: the upstream tools cannot form a catalog: %s", error)
             return self.catalog
@@ -264,6 +418,7 @@ class Gateway:
             else:
                 await self.client.index(catalog)
                 self.indexing = "indexed"
+            self.indexed.set()
         except Exception as error:
             self.indexing = f"failed: {error}"
             log.warning("toolret gateway: indexing %d tools failed: %s", len(catalog), error)
@@ -272,23 +427,14 @@ class Gateway:
         return all(u.state is not State.CONNECTING for u in self.upstreams.values())
 
 
-def error_result(message: str) -> types.CallToolResult:
-    """A tool result the model reads as an error."""
-    from mcp import types
-
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=message)], is_error=True
-    )
-
-
-def json_result(payload: dict[str, Any]) -> types.CallToolResult:
-    """A tool result holding ``payload`` as JSON text and as structured content."""
-    from mcp import types
-
-    text = json.dumps(payload, ensure_ascii=False)
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text)], structured_content=payload
-    )
+def _first(group: BaseExceptionGroup[Any]) -> ConfigurationError | None:
+    """The first ``ConfigurationError`` in a (nested) exception group."""
+    for error in group.exceptions:
+        if isinstance(error, ConfigurationError):
+            return error
+        if isinstance(error, BaseExceptionGroup) and (inner := _first(error)) is not None:
+            return inner
+    return None
 
 
 def _server(tool: Any) -> str | None:
@@ -297,9 +443,8 @@ def _server(tool: Any) -> str | None:
 
 
 def _signature(catalog: Catalog | None) -> object:
-    if catalog is None:
-        return None
-    tools = tuple(
-        (t.name, t.description, json.dumps(t.input_schema, sort_keys=True), t.core) for t in catalog
-    )
-    return tools
+    return None if catalog is None else tuple(_signed(t) for t in catalog)
+
+
+def _signed(t: Any) -> object:
+    return (t.name, t.description, json.dumps(t.input_schema, sort_keys=True), t.core)

@@ -8,6 +8,7 @@ hold: without tokens it listens on a loopback address only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -33,8 +34,10 @@ def run(
     host: str = "127.0.0.1",
     port: int = 8090,
     tokens: Sequence[str] = (),
+    sessions: bool = False,
 ) -> None:
-    """Serve the gateway until the client closes stdio, or SIGTERM/SIGINT over HTTP."""
+    """Serve the gateway until the client closes stdio, or SIGTERM/SIGINT over HTTP
+    (``sessions``: see ``http_app``)."""
     require("gateway", "mcp", "uvicorn", purpose="toolret gateway")
     if transport == "http":
         from toolret.service._runner import exit_cleanly, is_loopback
@@ -45,7 +48,14 @@ def run(
                 f"listens on a loopback address only, not {host}: configure tokens to listen there"
             )
         signal.signal(signal.SIGTERM, exit_cleanly)  # after uvicorn's graceful stop: status 0
-        _serve_http(config, database_url=database_url, host=host, port=port, tokens=tokens)
+        _serve_http(
+            config,
+            database_url=database_url,
+            host=host,
+            port=port,
+            tokens=tokens,
+            sessions=sessions,
+        )
     else:
         logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
         asyncio.run(_serve_stdio(config, database_url))
@@ -61,7 +71,13 @@ async def _serve_stdio(config: GatewayConfig, database_url: str) -> None:
 
 
 def _serve_http(
-    config: GatewayConfig, *, database_url: str, host: str, port: int, tokens: Sequence[str]
+    config: GatewayConfig,
+    *,
+    database_url: str,
+    host: str,
+    port: int,
+    tokens: Sequence[str],
+    sessions: bool,
 ) -> None:
     import uvicorn
 
@@ -72,6 +88,7 @@ def _serve_http(
     async def serve() -> None:
         async with ToolRetrievalClient(database_url) as client:
             gateway = Gateway(config, client)
+            running = await gateway.start()  # a configuration error ends here, before serving
 
             async def database_check() -> str:
                 try:
@@ -81,10 +98,22 @@ def _serve_http(
                     return str(error) or type(error).__name__
                 return "ok"
 
-            app = http_app(gateway, host=host, tokens=tokens, database_check=database_check)
+            app = http_app(
+                gateway,
+                host=host,
+                tokens=tokens,
+                database_check=database_check,
+                run_gateway=False,
+                sessions=sessions,
+            )
             server = uvicorn.Server(
                 uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
             )
-            await server.serve()
+            try:
+                await server.serve()
+            finally:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running
 
     asyncio.run(serve())

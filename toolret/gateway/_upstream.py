@@ -7,6 +7,11 @@ server sends them and a fresh listing every ``ping_interval`` seconds (which als
 server that died quietly). Each listing, and each loss,
 is reported to the gateway (``on_change``). A lost server is reconnected with a backoff (1 s,
 doubling to a minute): it is reported down meanwhile and never takes the gateway down.
+
+A loss is noticed when it happens, not at the next listing: the end of a stdio server's output
+(its process exited), and a refused or broken HTTP connection on any request the SDK's client
+makes (calls, listings, the stream a server of the older protocol pushes notifications on) end
+the connection at once (``_Watched``).
 """
 
 from __future__ import annotations
@@ -16,13 +21,16 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from toolret.gateway._config import UpstreamConfig
 
 if TYPE_CHECKING:
+    import httpx2
     import mcp
     from mcp import types
+    from mcp.client._transport import Transport, TransportStreams
+    from mcp.shared.dispatcher import ProgressFnT
 
 __all__ = ["PING_INTERVAL", "RETRY", "State", "Upstream", "UpstreamUnavailable"]
 
@@ -56,6 +64,7 @@ class Upstream:
         config: UpstreamConfig,
         on_change: Callable[[Upstream], Awaitable[None]],
         *,
+        on_list_changed: Callable[[str], Awaitable[None]] | None = None,
         ping_interval: float = PING_INTERVAL,
         retry: tuple[float, float] = RETRY,
     ) -> None:
@@ -67,10 +76,16 @@ class Upstream:
         self.tools: list[types.Tool] | None = None
         """The last complete listing; kept while down, so the catalog does not flap."""
         self._on_change = on_change
+        self._on_list_changed = on_list_changed
+        """Told ``prompts`` or ``resources`` when the server says that list changed."""
+        self.resource_uris: set[str] = set()
+        """The URIs of its last resource listing, to route ``resources/read``."""
         self._ping_interval = ping_interval
         self._retry = retry
         self._client: mcp.Client | None = None
         self._changed = asyncio.Event()
+        self._ended: asyncio.Future[str] | None = None
+        """Resolved, with why, when the connection's transport ends (``_Watched``)."""
 
     def status(self) -> dict[str, Any]:
         """What ``/readyz`` and find_tools say about it."""
@@ -80,24 +95,49 @@ class Upstream:
             out["error"] = self.error
         return out
 
-    async def call_tool(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
-        """Call ``name`` (its name on this server); ``UpstreamUnavailable`` when not connected."""
+    @property
+    def client(self) -> mcp.Client:
+        """The connected client; ``UpstreamUnavailable`` saying why when not connected."""
         client = self._client
         if client is None or self.state is not State.UP:
-            why = self.error or "not connected yet"
+            if self.state is State.CONNECTING:
+                raise UpstreamUnavailable(
+                    f"server {self.name!r} is unavailable: still connecting, its tools are not "
+                    "listed yet; try again shortly"
+                )
+            why = self.error or "not connected"
             raise UpstreamUnavailable(f"server {self.name!r} is unavailable: {why}")
-        return await client.call_tool(name, arguments)
+        return client
+
+    def offers(self, feature: str) -> bool:
+        """Whether the connected server declared ``feature`` (``resources``, ``prompts``)."""
+        client = self._client
+        if client is None or self.state is not State.UP:
+            return False
+        return getattr(client.server_capabilities, feature, None) is not None
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        progress: ProgressFnT | None = None,
+    ) -> types.CallToolResult:
+        """Call ``name`` (its name on this server), passing its progress to ``progress``;
+        ``UpstreamUnavailable`` when not connected. Cancelling the caller cancels the call on
+        the server (the SDK sends ``notifications/cancelled``)."""
+        return await self.client.call_tool(name, arguments, progress_callback=progress)
 
     async def run(self) -> None:
         """Connect, list, watch; reconnect after a loss. Runs until cancelled."""
         delay = self._retry[0]
         while True:
+            self._ended = asyncio.get_running_loop().create_future()
             try:
-                async with self._connect() as client:
+                async with self._connect(self._ended) as client:
                     self._client = client
                     await self._relist(client)
                     delay = self._retry[0]
-                    await self._watch(client)
+                    await _until_ended(self._watch(client), self._ended)
             except Exception as error:  # anyio groups transport failures: ExceptionGroup
                 await self._lost(error)
             finally:
@@ -108,13 +148,15 @@ class Upstream:
     # -- connecting and watching ---------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def _connect(self) -> AsyncIterator[mcp.Client]:
+    async def _connect(self, ended: asyncio.Future[str]) -> AsyncIterator[mcp.Client]:
         from mcp import Client, StdioServerParameters
+        from mcp.client.stdio import stdio_client
         from mcp.client.streamable_http import streamable_http_client
 
         self._changed.clear()
         config = self.config
         async with contextlib.AsyncExitStack() as stack:
+            transport: Transport
             if config.command is not None:
                 params = StdioServerParameters(
                     command=config.command,
@@ -122,30 +164,41 @@ class Upstream:
                     env=dict(config.env) or None,
                     cwd=config.cwd,
                 )
-                client = Client(params, cache=None, message_handler=self._on_message)
+                transport = stdio_client(params)
             else:
                 import httpx2
 
                 assert config.url is not None
                 http = await stack.enter_async_context(
                     httpx2.AsyncClient(
-                        headers=dict(config.headers), timeout=httpx2.Timeout(30.0, read=300.0)
+                        headers=dict(config.headers),
+                        timeout=httpx2.Timeout(30.0, read=300.0),
+                        transport=_noticing_transport(ended),
                     )
                 )
                 transport = streamable_http_client(config.url, http_client=http)
-                client = Client(transport, cache=None, message_handler=self._on_message)
+            watched = _Watched(transport, ended)
+            client = Client(watched, cache=None, message_handler=self._on_message)
             yield await stack.enter_async_context(client)
 
     async def _watch(self, client: mcp.Client) -> None:
         """Re-list on every change until the connection ends (which raises)."""
         from mcp.client.subscriptions import ListenNotSupportedError
         from mcp.shared.exceptions import MCPError
+        from mcp.shared.subscriptions import PromptsListChanged, ResourcesListChanged
 
         try:
-            async with client.listen(tools_list_changed=True) as subscription:
+            async with client.listen(
+                tools_list_changed=True, prompts_list_changed=True, resources_list_changed=True
+            ) as subscription:
                 if subscription.honored.tools_list_changed:
-                    async for _ in subscription:
-                        await self._relist(client)
+                    async for event in subscription:
+                        if isinstance(event, PromptsListChanged):
+                            await self._list_changed("prompts")
+                        elif isinstance(event, ResourcesListChanged):
+                            await self._list_changed("resources")
+                        else:
+                            await self._relist(client)
                     raise ConnectionError("the server closed its change stream")
         except ListenNotSupportedError:
             pass  # the older protocol: notifications/tools/list_changed, below
@@ -166,6 +219,14 @@ class Upstream:
 
         if isinstance(message, types.ToolListChangedNotification):
             self._changed.set()
+        elif isinstance(message, types.PromptListChangedNotification):
+            await self._list_changed("prompts")
+        elif isinstance(message, types.ResourceListChangedNotification):
+            await self._list_changed("resources")
+
+    async def _list_changed(self, kind: str) -> None:
+        if self._on_list_changed is not None:
+            await self._on_list_changed(kind)
 
     async def _relist(self, client: mcp.Client) -> None:
         tools: list[types.Tool] = []
@@ -193,6 +254,101 @@ class Upstream:
 
     def __repr__(self) -> str:
         return f"<Upstream {self.name} {self.state.value}>"
+
+
+async def _until_ended(watch: Awaitable[None], ended: asyncio.Future[str]) -> None:
+    """Run ``watch`` until it raises or the connection's transport ends, which raises
+    ``ConnectionError`` saying how it ended."""
+    task = asyncio.ensure_future(watch)
+    waits: set[asyncio.Future[Any]] = {task, ended}
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    if task.done() and not task.cancelled():
+        task.result()  # its failure, if it failed
+    raise ConnectionError(ended.result() if ended.done() else "the connection ended")
+
+
+class _Watched:
+    """A client transport whose read side resolves ``ended`` when the server's stream ends
+    (EOF on stdio: the process exited), so the loss is noticed at once."""
+
+    def __init__(self, inner: Transport, ended: asyncio.Future[str]) -> None:
+        self._inner = inner
+        self._ended = ended
+
+    async def __aenter__(self) -> TransportStreams:
+        read, write = await self._inner.__aenter__()
+        return _EndNoticing(read, self._ended), write
+
+    async def __aexit__(self, *exc_info: Any) -> bool | None:
+        return await self._inner.__aexit__(*exc_info)
+
+
+class _EndNoticing:
+    """A read stream that resolves ``ended`` when it ends."""
+
+    def __init__(self, inner: Any, ended: asyncio.Future[str]) -> None:
+        self._inner = inner
+        self._ended = ended
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        import anyio
+
+        try:
+            return await self._inner.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            _end(self._ended, "the server's output ended (its process exited)")
+            raise
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        await self.aclose()
+
+
+def _noticing_transport(ended: asyncio.Future[str]) -> httpx2.AsyncBaseTransport:
+    """An HTTP transport that resolves ``ended`` when a request cannot connect to the server:
+    a server gone, seen on the next call, listing or reconnect of its notification stream."""
+    import httpx2
+
+    class Noticing(httpx2.AsyncHTTPTransport):
+        async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+            try:
+                return await super().handle_async_request(request)
+            except httpx2.ConnectError as error:
+                _end(ended, _describe(error))
+                raise
+
+    return Noticing()
+
+
+def _end(ended: asyncio.Future[str], why: str) -> None:
+    if not ended.done():
+        ended.set_result(why)
 
 
 def _listing(tools: list[types.Tool] | None) -> object:
