@@ -40,8 +40,9 @@ lint: $(STAMP)  ## ruff and mypy --strict on the library and the worker
 	$(BIN)/ruff format --check toolret workers tests evals
 	$(BIN)/mypy
 
-eval: $(STAMP)  ## recall and narrowing per language and mode, cache stability, learning replay; report in evals/out/
-	$(BIN)/toolret eval
+eval: $(STAMP)  ## recall per set, language and mode, and the CI gate; no-floor scores, cache stability, learning replay; reports in evals/out/
+	$(BIN)/toolret recall
+	$(BIN)/python -m evals.studies.similarity_floor
 	$(BIN)/python -m evals.studies.cache_stability
 	$(BIN)/python -m evals.studies.learning_replay
 

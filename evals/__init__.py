@@ -1,6 +1,7 @@
-"""Retrieval evals: the 44-tool CRM roster, multilingual cases, the runner and its report.
+"""Measurements from a checkout: recall on the roster (``evals.recall``), latency (``evals.perf``),
+and the studies behind single choices (``evals.studies``); the roster's cases in ``evals.data``.
 
-``toolret.demo.roster.catalog`` (kept in the package as ``toolret.demo.roster``) is the demo and
-eval catalog; ``python -m evals.recall.runner`` (or ``toolret eval``) measures recall and narrowing
-per language, mode and embedder.
+``toolret.demo.roster`` (in the package) is the demo and eval catalog; ``python -m evals.recall``
+(``toolret recall``, ``make eval``) measures recall on its two halves with the one recall
+runner, ``toolret.recall``.
 """

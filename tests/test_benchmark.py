@@ -1,4 +1,4 @@
-"""``toolret eval --bench DIR``: a benchmark folder measured with both retrievers, and studies.
+"""``toolret recall DIR``: a benchmark folder measured with both retrievers, and studies.
 
 The folder is written here, tiny and synthetic (the public sets stay where they are, outside
 the repository): the CRM tools, English and Turkish messages, examples for some tools.
@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from evals.benchmark import roster_set
 from evals.data.cases import HELD, TUNE
+from evals.recall.roster_sets import roster_set
 from tests.support.embedders import CountingEmbedder
 from tests.support.tools import CRM_TOOLS
 from toolret.adapters._mcp import mcp_origin
 from toolret.recall._data import BenchmarkError, load_benchmark
-from toolret.recall._runner import run_bench
+from toolret.recall._runner import run_recall
 from toolret.recall.studies import StudyResult
 from toolret.recall.studies._fusion import FIXED, UNION
 
@@ -79,7 +79,7 @@ def test_the_roster_halves_are_sets_and_only_the_tuning_half_may_be_tuned_on() -
 def test_bench_measures_both_retrievers_and_writes_the_report(
     tmp_path: Path, database_url: str
 ) -> None:
-    result = run_bench(
+    result = run_recall(
         [write_folder(tmp_path / "tiny")],
         tmp_path / "out",
         embedders=[CountingEmbedder()],
@@ -136,7 +136,7 @@ def test_bench_measures_both_retrievers_and_writes_the_report(
     assert "### score" in report
     assert "(in use)" in report
     assert "(best)" in report
-    assert list((tmp_path / "out").glob("bench_tiny_*.png"))
+    assert list((tmp_path / "out").glob("recall_tiny_*.png"))
 
 
 SERVERS = {
@@ -179,7 +179,7 @@ def test_an_mcp_fleet_folder_is_read_as_a_user_reads_their_servers(tmp_path: Pat
 
 
 def test_a_fleet_reports_needed_tool_recall_and_whole_cases(tmp_path: Path) -> None:
-    result = run_bench(
+    result = run_recall(
         [write_fleet(tmp_path / "fleet")],
         None,
         embedders=[CountingEmbedder()],
@@ -196,7 +196,7 @@ def test_a_fleet_reports_needed_tool_recall_and_whole_cases(tmp_path: Path) -> N
 
 
 def test_the_fleet_studies_judge_by_their_rule(tmp_path: Path) -> None:
-    result = run_bench(
+    result = run_recall(
         [write_fleet(tmp_path / "fleet"), write_folder(tmp_path / "tiny")],
         None,
         embedders=[CountingEmbedder()],
@@ -222,7 +222,7 @@ def test_the_fleet_studies_judge_by_their_rule(tmp_path: Path) -> None:
 
 
 def test_the_fusion_and_names_studies_judge_by_their_rules(tmp_path: Path) -> None:
-    result = run_bench(
+    result = run_recall(
         [write_fleet(tmp_path / "fleet"), write_folder(tmp_path / "tiny")],
         None,
         embedders=[CountingEmbedder()],
@@ -249,3 +249,22 @@ def test_the_fusion_and_names_studies_judge_by_their_rules(tmp_path: Path) -> No
     assert names.current in names.choices
     assert "in use + 0.1 × the name's own vector" in names.choices
     assert names.verdict.startswith("Rule: passes if no set loses more than 1 point")
+
+
+def test_a_folder_with_no_more_tools_than_k_is_refused_with_a_message(tmp_path: Path) -> None:
+    """Every selection would bind the whole folder (the pass-through): a message naming the
+    set and the k to use, before anything is embedded; not a traceback from the runner."""
+    from typer.testing import CliRunner
+
+    from toolret.cli._app import app
+
+    folder = write_folder(tmp_path / "tiny")
+    tools = len(CRM_TOOLS)
+    with pytest.raises(BenchmarkError, match=rf"tiny has {tools} candidate tools, no more than"):
+        run_recall([folder], None, embedders=[CountingEmbedder()], k=tools, log=False)
+    for command in (["recall", str(folder)], ["eval", "--bench", str(folder)]):
+        result = CliRunner().invoke(app, [*command, "--k", str(tools)])
+        assert result.exit_code == 2, result.output
+        assert f"tiny has {tools} candidate tools, no more than k={tools}" in result.stderr
+        assert f"--k {tools - 1}" in result.stderr
+        assert "Traceback" not in result.output

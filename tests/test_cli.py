@@ -20,6 +20,7 @@ COMMANDS = [
     [],
     ["search"],
     ["demo"],
+    ["recall"],
     ["eval"],
     ["lint"],
     ["status"],
@@ -187,7 +188,7 @@ def test_db_stop_with_an_unreadable_pid_file_is_one_line_with_the_fix(tmp_path: 
     _assert_one_line_error(result, "delete the file")
 
 
-@pytest.mark.parametrize("command", [["eval"], ["search", "hi"], ["status"]], ids=" ".join)
+@pytest.mark.parametrize("command", [["recall"], ["search", "hi"], ["status"]], ids=" ".join)
 def test_a_setting_that_does_not_parse_is_one_line_naming_the_variable(command: list[str]) -> None:
     result = CliRunner().invoke(app, command, env={**CLEAN, "TOOLRET_K": "twelve"})
     _assert_one_line_error(result, "TOOLRET_K")

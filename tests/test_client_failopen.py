@@ -13,12 +13,12 @@ import time
 import uuid
 from collections.abc import Callable
 
-import asyncpg
 import pytest
 
 from tests.support.budget import assert_within_budget
 from tests.support.embedders import HangingQueries, erroring, unavailable
 from tests.support.fixtures_pg import PgServer
+from tests.support.locks import locked_table
 from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder, StoreError
 from toolret.embedders._base import Embedder
@@ -91,13 +91,8 @@ async def test_a_statement_timeout_sends_the_full_roster(database_url: str) -> N
         statement_timeout=0.3,
     ) as client:
         await client.index(crm_catalog())
-        locker = await asyncpg.connect(database_url)
-        try:
-            async with locker.transaction():
-                await locker.execute("LOCK TABLE toolret_vectors IN ACCESS EXCLUSIVE MODE")
-                selection, wall = await _timed_select(client)
-        finally:
-            await locker.close()
+        async with locked_table(database_url):
+            selection, wall = await _timed_select(client)
         _assert_full_roster(selection, Reason.TIMEOUT, budget, wall)
         after, _ = await _timed_select(client)
     assert after.mode is Mode.NARROWED

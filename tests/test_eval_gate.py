@@ -1,7 +1,7 @@
 """The CI gate (``evals.recall.gate``): both retrievers, the bundled model, hybrid, with examples.
 
 Every case must narrow; held-back R@5 and R@12 per language must stay at or above the
-thresholds, which ``python -m evals.recall.gate --calibrate`` derives from perturbed runs.
+thresholds, which ``python -m evals.recall.calibrate`` derives from perturbed runs.
 Misses are listed in the terminal summary, not asserted one by one, so a case drifting across a
 cut-off on another CPU does not fail the build. A perturbed re-run proves the margin (vectors
 moved three times as far as two builds of the model's engine move them still pass), and the
@@ -18,10 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from evals.data.cases import CASES, HELD, LANGUAGES, TUNE
+from evals.data.cases import CASES, HELD, LANGUAGES
 from evals.recall.gate import (
     CUTS,
     DRIFT,
+    MARGIN_SEEDS,
+    RULE_LEVEL,
     SHIPPED_MODE,
     WEAKER,
     GateReport,
@@ -29,7 +31,7 @@ from evals.recall.gate import (
     gate_report,
     in_memory_selections as select_in_memory,
 )
-from evals.recall.runner import run
+from evals.recall.roster_sets import roster_halves
 from tests.support.gate_summary import record_gate
 from toolret._profile import corpus_documents
 from toolret._settings import RetrievalMode
@@ -38,6 +40,7 @@ from toolret.embedders._base import embed_role
 from toolret.embedders._e5 import BundledE5Embedder
 from toolret.indexing._run import index_catalog
 from toolret.recall._memo import MemoEmbedder
+from toolret.recall._runner import run_recall
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.retrieval._memory import InMemoryRetriever
 from toolret.store._vector_store import VectorStore
@@ -117,9 +120,8 @@ def test_a_weaker_retriever_fails_the_gate(
 ) -> None:
     """The gate tells the shipped retriever (hybrid, with examples) from worse ones: BM25 in
     every language; dense without examples at both cut-offs in Arabic and Turkish, where it
-    falls furthest behind; dense with examples (the default before hybrid) somewhere — by a
-    case or two at R@12 in English and Arabic, which another CPU could close, and by 8 points
-    at R@5 in Turkish."""
+    falls furthest behind; dense with examples at R@5 in Turkish,
+    by about two cases (one, on some simulated CPUs: docs/quality.md)."""
     catalog = build_catalog(examples=examples)
     selections = asyncio.run(select_in_memory(gate_embedder, catalog, mode=mode))
     report = gate_report(catalog, selections, label=label)
@@ -129,18 +131,26 @@ def test_a_weaker_retriever_fails_the_gate(
         assert set(report.failed) == set(LANGUAGES), report.failed
     elif not examples:
         assert {"ar": CUTS, "tr": CUTS}.items() <= report.failed.items(), report.failed
+    else:
+        assert 5 in report.failed.get("tr", ()), report.failed
+
+
+MARGIN_RUNS = [(0.0, 0, True), *((RULE_LEVEL * DRIFT, seed, False) for seed in MARGIN_SEEDS)]
 
 
 @pytest.mark.parametrize(
     ("noise", "seed", "float16"),
-    [(0.0, 0, True), (3 * DRIFT, 0, False), (3 * DRIFT, 1, False), (3 * DRIFT, 2, False)],
-    ids=["float16", "3x-drift-seed0", "3x-drift-seed1", "3x-drift-seed2"],
+    MARGIN_RUNS,
+    ids=["float16", *(f"{RULE_LEVEL:g}x-drift-seed{seed}" for seed in MARGIN_SEEDS)],
 )
 def test_gate_holds_with_perturbed_vectors(
     gate_embedder: MemoEmbedder, noise: float, seed: int, float16: bool
 ) -> None:
     """Another CPU, simulated: every document and query vector moved three times as far as the
-    measured drift between builds of the model's engine (or rounded through float16)."""
+    measured drift between builds of the model's engine (or rounded through float16). The
+    thresholds sit at least one case below each of these runs on the CPU that derived them,
+    and ``python -m evals.recall.calibrate`` shows them holding on simulated other
+    CPUs, so this test is not one drifting case from failing."""
     perturbed = PerturbedEmbedder(gate_embedder, noise=noise, seed=seed, float16=float16)
     selections = asyncio.run(select_in_memory(perturbed, ROSTER))
     report = gate_report(ROSTER, selections, label=f"perturbed noise={noise:g} seed={seed}")
@@ -165,19 +175,31 @@ def test_the_perturbation_really_moves_rankings(gate_embedder: MemoEmbedder) -> 
     assert max(deltas) < 0.05
 
 
-def test_runner_reports_both_halves_and_writes_the_report(tmp_path: Path) -> None:
-    result = run(tmp_path, modes=("bm25",), role_study=False, log=False)
-    configurations = {(row.language, row.mode, row.examples, row.split) for row in result.rows}
+def test_the_recall_runner_measures_the_roster_as_two_sets_and_writes_the_report(
+    gate_embedder: MemoEmbedder, tmp_path: Path
+) -> None:
+    """The roster goes through the one recall runner (``python -m evals.recall``, ``make
+    eval``) as two benchmark sets: its tuning half and its held-back half."""
+    result = run_recall(
+        [],
+        tmp_path,
+        embedders=[gate_embedder],
+        modes=("bm25",),
+        retrievers=("memory",),
+        extra_sets=roster_halves(),
+        log=False,
+    )
+    configurations = {(row.bench, row.language, row.examples) for row in result.rows}
     assert configurations == {
-        (language, "bm25", examples, split)
+        (name, language, examples)
+        for name in ("roster-tuning", "roster-held-back")
         for language in LANGUAGES
         for examples in (True, False)
-        for split in (TUNE, HELD)
     }
-    assert all(row.roster == len(ROSTER) and len(row.curve) == 20 for row in result.rows)
-    assert result.gate_passed is None  # hybrid was not measured, so the gate was not run
+    assert all(row.roster == len(ROSTER) and row.narrowed == 1.0 for row in result.rows)
+    held = [row for row in result.rows if row.bench == "roster-held-back"]
+    assert sum(row.metrics.cases for row in held) == 2 * sum(c.split == HELD for c in CASES)
     report = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert "| held-back | en | bm25 | yes |" in report
-    assert "| tuning (in-sample) | en | bm25 | yes |" in report
-    assert "→" in report  # BM25 misses Arabic cases, and each miss is printed as prompt → tool
-    assert list(tmp_path.glob("recall_at_k_*.png"))
+    assert "### roster-held-back (held-back)" in report
+    assert "| memory | en | bm25 | yes |" in report
+    assert list(tmp_path.glob("recall_roster-held-back_*.png"))

@@ -33,6 +33,7 @@ from tests.support.budget import assert_within_budget
 from tests.support.fixtures_pg import PgServer
 from tests.support.fixtures_redis import PrivateRedis
 from tests.support.killed_worker import KILLED_JOB_TIMEOUT, marker_ttl
+from tests.support.locks import locked_table
 from tests.support.tools import CRM_TOOLS, crm_catalog
 from toolret import BundledE5Embedder, Catalog, Settings
 from toolret.embedders._base import Embedder
@@ -93,13 +94,6 @@ def _counting_connects(client: ToolRetrievalClient) -> Iterator[list[Any]]:
         event.remove(engine, "connect", on_connect)
 
 
-async def _lock_vectors(database_url: str) -> asyncpg.Connection:
-    """A connection holding toolret_vectors locked (as a migration would) until it closes."""
-    locker = await asyncpg.connect(database_url)
-    await locker.execute("BEGIN; LOCK TABLE toolret_vectors IN ACCESS EXCLUSIVE MODE")
-    return locker
-
-
 # -- statement timeouts: the server cancels first and the connection stays --------------------
 
 
@@ -120,11 +114,8 @@ async def test_a_server_side_statement_cancel_keeps_the_pooled_connection(
         await client.index(crm_catalog())
         _assert_narrowed((await _timed_select(client))[0])
         with _counting_connects(client) as opened:
-            locker = await _lock_vectors(database_url)
-            try:
+            async with locked_table(database_url):
                 selection, wall = await _timed_select(client)
-            finally:
-                await locker.close()
             _assert_full(selection, Reason.TIMEOUT, budget, wall)
             _assert_narrowed((await _timed_select(client))[0])
         assert opened == [], "the cancelled statement's connection went back to the pool"
@@ -148,11 +139,8 @@ async def test_by_default_the_server_cancels_before_the_budget_runs_out(
         await client.index(crm_catalog())
         _assert_narrowed((await _timed_select(client))[0])  # the message's embedding is cached
         with _counting_connects(client) as opened:
-            locker = await _lock_vectors(database_url)
-            try:
+            async with locked_table(database_url):
                 selection, wall = await _timed_select(client)
-            finally:
-                await locker.close()
             _assert_full(selection, Reason.TIMEOUT, budget, wall)
             assert wall >= budget * STATEMENT_SHARE * 0.9, "the server waited its share"
             _assert_narrowed((await _timed_select(client))[0])
@@ -180,11 +168,8 @@ async def test_a_client_side_timeout_mid_query_never_returns_a_busy_connection(
         await client.index(crm_catalog())
         _assert_narrowed((await _timed_select(client))[0])  # the message's embedding is cached
         with _counting_connects(client) as opened:
-            locker = await _lock_vectors(database_url)
-            try:
+            async with locked_table(database_url):
                 selection, wall = await _timed_select(client)
-            finally:
-                await locker.close()
             _assert_full(selection, Reason.TIMEOUT, budget, wall)
             _assert_narrowed((await _timed_select(client))[0])
         assert len(opened) == 1, "the abandoned connection was replaced by a new one"

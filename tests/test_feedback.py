@@ -215,8 +215,7 @@ async def test_a_reported_miss_is_stored_learned_and_then_bound(
             {"role": "assistant", "tool_calls": [{"id": "1", "function": {"name": needed}}]},
         ]
         assert await client.report_turn(catalog, before, transcript)
-        assert client._feedback is not None
-        await client._feedback.flush()  # type: ignore[attr-defined]
+        await client.flush()
 
         run = worker(ctx={"store": indexed, "embedder": embedder})
         await run.main()

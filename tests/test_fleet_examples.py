@@ -67,8 +67,7 @@ async def test_a_miss_on_a_fleet_is_learned_and_then_bound(
             {"type": "function_call", "call_id": "c1", "namespace": server, "name": original},
         ]
         assert await client.report_turn(catalog, before, transcript)
-        assert client._feedback is not None
-        await client._feedback.flush()  # type: ignore[attr-defined]
+        await client.flush()
         run = worker(ctx={"store": indexed, "embedder": embedder})
         await run.main()
         assert (run.jobs_complete, run.jobs_failed) == (1, 0)

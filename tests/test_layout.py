@@ -17,7 +17,7 @@ def test_no_module_imports_one_that_imports_it_back() -> None:
 def test_the_graph_sees_imports_inside_functions_and_skips_type_checking() -> None:
     graph = import_graph()
     assert "toolret.store._pool" in graph["toolret.store._read"]  # a top-level import
-    assert "toolret.recall._runner" in graph["toolret.cli._eval"]  # inside the command
+    assert "toolret.recall._runner" in graph["toolret.cli._recall"]  # inside the command
     assert "toolret.retrieval._client" not in graph["toolret"]  # only under TYPE_CHECKING
 
 

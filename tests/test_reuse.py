@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import asyncpg
 import pytest
 
+from tests.support.locks import locked_table
 from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder
 from toolret.retrieval._client import ToolRetrievalClient
@@ -45,35 +45,19 @@ async def indexed(database_url: str) -> str:
     return database_url
 
 
-class _Locked:
-    """``toolret_vectors`` locked as a migration would: every ranking statement times out."""
-
-    def __init__(self, database_url: str) -> None:
-        self.url = database_url
-        self.connection: asyncpg.Connection | None = None
-
-    async def __aenter__(self) -> None:
-        self.connection = await asyncpg.connect(self.url)
-        await self.connection.execute("BEGIN; LOCK TABLE toolret_vectors IN ACCESS EXCLUSIVE MODE")
-
-    async def __aexit__(self, *exc: object) -> None:
-        assert self.connection is not None
-        await self.connection.close()
-
-
 async def test_a_message_asked_again_is_answered_with_the_selection_made(indexed: str) -> None:
     catalog = crm_catalog()
     async with _client(indexed) as client:
         first = await client.select(catalog, MESSAGE)
         assert first.mode is Mode.NARROWED
-        async with _Locked(indexed):
+        async with locked_table(indexed):
             again = await client.select(catalog, MESSAGE)
             other = await client.select(catalog, "Export the deals to a CSV file")
         assert again.mode is Mode.NARROWED
         assert again.names == first.names
         assert dict(again.scores) == dict(first.scores)
         assert (other.mode, other.reason) == (Mode.FULL, Reason.TIMEOUT)  # not kept: asked
-        async with _Locked(indexed):
+        async with locked_table(indexed):
             # a larger k within the exact depth of the ranking kept (k + TIE_SLACK): no query
             wider = await client.select(catalog, MESSAGE, k=K + 1)
             deeper = await client.select(catalog, MESSAGE, k=K + TIE_SLACK + 1)  # asked
@@ -96,7 +80,7 @@ async def test_a_reported_turn_ends_the_reuse_of_its_message(indexed: str) -> No
             {"role": "assistant", "tool_calls": [{"id": "1", "function": {"name": "add_comment"}}]},
         ]
         assert await client.report_turn(catalog, first, transcript) is False  # no Redis
-        async with _Locked(indexed):
+        async with locked_table(indexed):
             again = await client.select(catalog, MESSAGE)
             kept = await client.select(catalog, other)
         assert (again.mode, again.reason) == (Mode.FULL, Reason.TIMEOUT)
@@ -107,7 +91,7 @@ async def test_with_reuse_off_every_selection_asks_the_database(indexed: str) ->
     catalog = crm_catalog()
     async with _client(indexed, reuse=0) as client:
         assert (await client.select(catalog, MESSAGE)).mode is Mode.NARROWED
-        async with _Locked(indexed):
+        async with locked_table(indexed):
             again = await client.select(catalog, MESSAGE)
     assert (again.mode, again.reason) == (Mode.FULL, Reason.TIMEOUT)
 
@@ -135,7 +119,7 @@ async def test_each_conversations_stable_list_applies_to_the_kept_selection(inde
         new = StableToolList(catalog)
         assert (await client.select(catalog, MESSAGE, stable=new)).names == expected[0]
         old = StableToolList(catalog, history)
-        async with _Locked(indexed):
+        async with locked_table(indexed):
             answered = await client.select(catalog, MESSAGE, stable=old)
         assert answered.names == expected[1] != expected[0]  # its own list, not the first's
         plain = await client.select(catalog, MESSAGE)
@@ -166,7 +150,7 @@ async def test_find_tools_with_a_grown_bound_is_answered_from_the_kept_ranking(
     async with _client(indexed) as client:
         found = await client.find_tools(catalog, CAPABILITY, bound=bound, limit=limit)
         assert [t.name for t in found] == first
-        async with _Locked(indexed):
+        async with locked_table(indexed):
             again = await client.find_tools(catalog, CAPABILITY, bound=grown, limit=limit)
             # fewer tools bound than any kept ranking left out: it must ask, and cannot
             narrower = await client.find_tools(catalog, CAPABILITY, bound=grown[1:], limit=8)
@@ -179,7 +163,7 @@ async def test_the_per_round_hook_reuses_the_selection_each_round(indexed: str) 
     async with _client(indexed) as client:
         retrieve = make_per_round_retrieve(client, catalog, k=K)
         first = await retrieve(MESSAGE)
-        async with _Locked(indexed):
+        async with locked_table(indexed):
             rounds = [await retrieve(MESSAGE, active=first) for _ in range(5)]
     assert rounds == [first] * 5
 

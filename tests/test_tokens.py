@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import bpe_openai
 import pytest
@@ -30,7 +29,7 @@ async def test_every_selection_counts_what_it_sends_and_the_roster() -> None:
 def test_the_estimate_is_utf8_bytes_over_four() -> None:
     assert tokens.estimate_tokens("abcd") == 1
     assert tokens.estimate_tokens("abcde") == 2
-    assert tokens.estimate_tokens("صفقة") == math.ceil(len("صفقة".encode()) / 4)
+    assert tokens.estimate_tokens("صفقة") == 2  # four Arabic letters, two bytes each
 
 
 def test_o200k_counts_what_the_tokenizer_counts() -> None:
@@ -65,8 +64,6 @@ def test_a_tool_is_counted_with_its_own_parameters() -> None:
     }
     with_parameters = dataclasses.replace(bare, input_schema=schema)
     assert bare == with_parameters  # what made a cache keyed on the tool return the wrong count
-    assert tokens.tool_tokens(bare) == tokens.estimate_tokens(tokens.tool_json(bare))
-    assert tokens.tool_tokens(with_parameters) == tokens.estimate_tokens(
-        tokens.tool_json(with_parameters)
-    )
-    assert tokens.tool_tokens(with_parameters) > tokens.tool_tokens(bare)
+    # 101 and 218 bytes of compact JSON: {"description":…,"name":…,"parameters":{…}}
+    assert tokens.tool_tokens(bare) == 26
+    assert tokens.tool_tokens(with_parameters) == 55

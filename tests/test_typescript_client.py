@@ -10,11 +10,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import asyncpg
 import httpx
-from sqlalchemy.engine import make_url
 
 from tests.support.http_serving import Serving, serving
+from tests.support.locks import locked_table
 from tests.support.service_catalog import MESSAGES, registration
 from tests.support.typescript import PACKAGE, node_run, node_script, node_tests
 from tests.support.typescript_parity import REGISTRATIONS, TRANSCRIPTS, python_reading
@@ -90,14 +89,8 @@ async def test_the_client_falls_open_when_the_service_is_stopped_or_slow(
             registered = await http.post("/v1/catalogs/crm", json=registration(), headers=headers)
             assert registered.status_code in (200, 201), registered.text
         env = environment(server, tmp_path)
-        url = make_url(database_url).set(drivername="postgresql").render_as_string(False)
-        locker = await asyncpg.connect(url)
-        try:
-            async with locker.transaction():
-                await locker.execute("LOCK TABLE toolret_catalogs IN ACCESS EXCLUSIVE MODE")
-                await node_tests("failopen", {**env, "TOOLRET_FAILURE": "slow"})
-        finally:
-            await locker.close()
+        async with locked_table(database_url, "toolret_catalogs"):
+            await node_tests("failopen", {**env, "TOOLRET_FAILURE": "slow"})
         await server.stop()
         await node_tests("failopen", {**env, "TOOLRET_FAILURE": "stopped"})
 

@@ -257,10 +257,10 @@ def test_extras_left_out_say_what_to_install(installed: Installed) -> None:
     assert imported.stdout.strip() == "[]"
 
 
-def test_eval_bench_runs_on_a_users_folder_from_an_empty_directory(
+def test_recall_runs_on_a_users_folder_from_an_empty_directory(
     installed: Installed, tmp_path: Path
 ) -> None:
-    """``toolret eval --bench DIR`` ships: the runner is package code, not the eval harness."""
+    """``toolret recall DIR`` ships: the runner is package code, not the eval harness."""
     bench = tmp_path / "mine"
     bench.mkdir()
     tools = {
@@ -287,16 +287,16 @@ def test_eval_bench_runs_on_a_users_folder_from_an_empty_directory(
     )
     out = tmp_path / "report"
     result = installed.toolret(
-        "eval", "--bench", str(bench), "--out", str(out), "--k", "2", "--modes", "dense,bm25"
+        "recall", str(bench), "--out", str(out), "--k", "2", "--modes", "dense,bm25"
     )
     assert "mine" in result.stdout
-    assert (out / "bench" / "report.md").is_file()
+    assert (out / "report.md").is_file()
     assert "plots skipped" in result.stderr  # matplotlib comes with the [eval] extra
     assert list(installed.cwd.iterdir()) == []
 
-    roster = installed.toolret("eval", check=False)
+    roster = installed.toolret("recall", check=False)
     assert roster.returncode == 2
-    assert "toolret eval --bench DIR" in roster.stderr
+    assert "toolret recall DIR" in roster.stderr
 
 
 async def test_the_wheels_worker_indexes_the_catalogs_it_is_configured_with(

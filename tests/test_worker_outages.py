@@ -214,12 +214,16 @@ async def test_a_postgres_outage_is_waited_out_past_max_tries_and_costs_no_try_a
         store: VectorStore = run.ctx["store"]
         async with ReindexQueue(redis_url) as queue:
             await queue.enqueue(first, embedder)
-            await _until(lambda: _published(store, first), "the first catalog")
+            # The job's end, not the corpus's publication: the job still builds the index
+            # after publishing, and a restart then would cost it a try of its own.
+            await _until(lambda: run.jobs_complete == 1, "the first job to finish")
+            assert await _published(store, first)
 
             await asyncio.to_thread(server.stop)  # a restart while the worker is idle
             await asyncio.to_thread(server.start)
             await queue.enqueue(second, embedder)
-            await _until(lambda: _published(store, second), "the second catalog")
+            await _until(lambda: run.jobs_complete == 2, "the second job to finish")
+            assert await _published(store, second)
             assert run.jobs_retried == 0, "a try was spent on a connection the old server closed"
 
             await asyncio.to_thread(server.stop)  # an outage while a job waits

@@ -2,7 +2,7 @@
 
 Three choices move recall by several points with a small model, and the best value of each
 depends on the model, so each is chosen by measurement, per model, on data the roster's reported
-figures do not come from (``toolret eval --bench DIR --study template|role|score|hybrid``):
+figures do not come from (``toolret recall DIR --study template|role|score|hybrid``):
 
 - the **document template**: which fields a tool's description document holds, in which order
   (``toolret._tool.render``);

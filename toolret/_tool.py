@@ -35,7 +35,7 @@ Role = Literal["document", "query"]
 
 DEFAULT_TEMPLATE = "{keywords}\n{description}\n{parameters}"
 """Keywords, the description, then the parameters; no name. Measured best for the bundled model
-on the public dev benchmarks and the roster's tuning half (``toolret eval --bench DIR --study
+on the public dev benchmarks and the roster's tuning half (``toolret recall DIR --study
 template|documents``): the name, as words or raw, cost Persian 7-10 points of recall@12 and
 English no gain; the parameters (a tool someone else wrote often says more in its
 ``input_schema`` than in its description) raised a third-party fleet's recall@12 by 6 points and

@@ -1,1 +1,2 @@
-"""The roster eval: recall and narrowing per language and mode, its report, and the CI gate."""
+"""Recall on the roster: its halves as benchmark sets (``roster_sets``, ``python -m evals.recall``),
+the CI gate (``gate``) and the derivation of its thresholds (``calibrate``)."""

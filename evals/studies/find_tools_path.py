@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from evals.benchmark import roster_set
 from evals.data.cases import TUNE
+from evals.recall.roster_sets import roster_set
 from toolret._tool import readable_identifier, render
 from toolret.authoring._lint import LOOKALIKE_THRESHOLDS
 from toolret.embedders._e5 import BundledE5Embedder

@@ -12,7 +12,9 @@ Exports: ``pg_server`` (the session's server), ``database_url`` (a fresh migrate
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import subprocess
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -201,10 +203,25 @@ def private_pg() -> Iterator[Callable[[], PgServer]]:
         yield start
     finally:
         for server in started:
-            if server.running():  # restarted by the test: the handle knows only its first pid
-                server.stop()
-            server.handle.cleanup()
+            _remove(server)
         shutil.rmtree(parent, ignore_errors=True)
+
+
+def _remove(server: PgServer) -> None:
+    """Stop a private server if it still runs and release its handle; a server process that
+    exits while this looks at it is stopped, not an error.
+
+    The test may have restarted it, and the handle knows only its first process: that one is
+    gone, and the handle's own clean-up may find it exiting (psutil's ``NoSuchProcess``) or
+    find ``pg_ctl stop`` with nothing left to stop.
+    """
+    import psutil
+
+    with contextlib.suppress(psutil.NoSuchProcess, subprocess.CalledProcessError):
+        if server.running():
+            server.stop()
+    with contextlib.suppress(psutil.NoSuchProcess, subprocess.CalledProcessError):
+        server.handle.cleanup()
 
 
 # -- test data: tools and vectors constructed directly (not a fake of anything: data) -----------

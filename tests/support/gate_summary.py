@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from evals.recall.gate import SHIPPED_MODE
+
 __all__ = ["GATE_LINES", "pytest_terminal_summary", "record_gate"]
 
 GATE_LINES = pytest.StashKey[list[str]]()
@@ -17,6 +19,6 @@ def record_gate(config: pytest.Config, lines: list[str]) -> None:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     lines = terminalreporter.config.stash.get(GATE_LINES, [])
     if lines:
-        terminalreporter.section("toolret eval gate (bundled model, dense, with examples)")
+        terminalreporter.section(f"the CI gate (bundled model, {SHIPPED_MODE}, with examples)")
         for line in lines:
             terminalreporter.write_line(line)

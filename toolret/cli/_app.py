@@ -10,11 +10,11 @@ import typer
 from toolret.cli._db import db_app
 from toolret.cli._demo import demo
 from toolret.cli._errors import CommandGroup
-from toolret.cli._eval import eval_
 from toolret.cli._examples import examples_app
 from toolret.cli._feedback import feedback_app
 from toolret.cli._gateway import gateway
 from toolret.cli._lint import LINT_EPILOG, lint
+from toolret.cli._recall import eval_, recall
 from toolret.cli._reindex import reindex
 from toolret.cli._search import search
 from toolret.cli._serve import serve
@@ -31,7 +31,8 @@ app = typer.Typer(
 )
 app.command()(search)
 app.command()(demo)
-app.command("eval")(eval_)
+app.command()(recall)
+app.command("eval", hidden=True)(eval_)
 app.command(epilog=LINT_EPILOG)(lint)
 app.add_typer(feedback_app, name="feedback")
 app.add_typer(examples_app, name="examples")

@@ -1,4 +1,4 @@
-"""The benchmark runner behind ``toolret eval --bench DIR``: recall on your own benchmark folders.
+"""The one recall runner, behind ``toolret recall DIR``: recall on benchmark sets, yours or ours.
 
 - ``data``: a benchmark folder (tools or MCP servers, cases, examples) as one ``BenchSet``;
 - ``results``: what a run measures (``RankMetrics``, ``BenchRow``, ``BenchResult``);

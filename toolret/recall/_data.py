@@ -14,7 +14,7 @@ tools ``server__tool``.
 The data is read where it lies, at run time: it is not ours, and a clone of this repository does
 not carry it. A folder's tools are taken as written: descriptions shorter than the library's
 minimum are ranked, not refused (``min_description_length=1``), as for any catalog we did not
-write. ``evals.benchmark`` gives the roster's two halves the same shape.
+write. ``evals.recall.roster_sets`` gives the roster's two halves the same shape.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ this every one of them would re-embed the corpus. ``MemoEmbedder`` keeps every v
 computed, and ``variant`` makes a sibling that shares the memo but embeds examples in another
 role or writes and scores documents by another ``RetrievalProfile``: how the studies compare
 templates, roles and scores on one set of vectors. ``save`` and ``load`` keep the vectors in a
-file between runs (``toolret eval --bench DIR --memo FILE``), for one model.
+file between runs (``toolret recall DIR --memo FILE``), for one model.
 """
 
 from __future__ import annotations

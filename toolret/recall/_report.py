@@ -1,7 +1,7 @@
-"""The benchmark report: markdown tables per set and study, and recall@k plots.
+"""The recall report: markdown tables per set and study, and recall@k plots.
 
-``write_bench_report`` writes ``report.md`` and, unless asked not to, one
-``bench_<set>_<model>.png`` per set (recall@1..20 per language and mode, with and without
+``write_recall_report`` writes ``report.md`` and, unless asked not to, one
+``recall_<set>_<model>.png`` per set (recall@1..20 per language and mode, with and without
 examples, in-memory retriever).
 """
 
@@ -20,9 +20,9 @@ from toolret.recall._results import CURVE_KS, RANK_KS, BenchResult, BenchRow, Ra
 from toolret.recall.studies import StudyResult
 
 __all__ = [
-    "bench_table",
-    "console_bench_report",
-    "markdown_bench_report",
+    "console_recall_report",
+    "markdown_recall_report",
+    "recall_table",
     "slug",
     "study_table",
 ]
@@ -33,14 +33,14 @@ FAR = 20
 LANGUAGE_NAMES = {"en": "English", "ar": "Arabic", "tr": "Turkish", "fa": "Persian"}
 
 
-def bench_table(result: BenchResult, bench: BenchSet, embedder: str) -> str:
+def recall_table(result: BenchResult, bench: BenchSet, embedder: str) -> str:
     """One set's table: retriever x language x mode x examples."""
     k = result.k
     cuts = " | ".join(f"R@{cut}" for cut in RANK_KS)
     lines = [
         f"| retriever | language | mode | examples | n | {cuts} | R@{k} | R@{FAR} "
-        f"| all@5·{k}·{FAR} | MRR | no signal | bound / roster |",
-        "|---|---|---|---|---:|" + "---:|" * (len(RANK_KS) + 5) + "---:|",
+        f"| all@5·{k}·{FAR} | MRR | no signal | narrowed | bound / roster |",
+        "|---|---|---|---|---:|" + "---:|" * (len(RANK_KS) + 6) + "---:|",
     ]
     rows = sorted(
         (row for row in result.rows if row.bench == bench.name and row.embedder == embedder),
@@ -61,7 +61,7 @@ def bench_table(result: BenchResult, bench: BenchSet, embedder: str) -> str:
             f"| {row.retriever} | {row.language} | {row.mode} | {'yes' if row.examples else 'no'} "
             f"| {row.metrics.cases} | {recalls} | {_pct(row.recall_at_k)} "
             f"| {_pct(row.metrics.recall(FAR))} | {complete} "
-            f"| {row.metrics.mrr:.3f} | {_pct(row.metrics.no_signal)} "
+            f"| {row.metrics.mrr:.3f} | {_pct(row.metrics.no_signal)} | {_pct(row.narrowed)} "
             f"| {row.bound:.1f} / {row.roster} |"
         )
     return "\n".join(lines)
@@ -130,7 +130,7 @@ def study_verdict(study: StudyResult) -> str:
     return verdict + "."
 
 
-def markdown_bench_report(result: BenchResult, plots: Iterable[Path] = ()) -> str:
+def markdown_recall_report(result: BenchResult, plots: Iterable[Path] = ()) -> str:
     """The whole report as markdown."""
     parts = [
         "# Benchmarks",
@@ -163,7 +163,7 @@ def markdown_bench_report(result: BenchResult, plots: Iterable[Path] = ()) -> st
                 "",
                 f"### {bench.name} ({label}) · {len(bench.tools)} tools · cases: {languages}",
                 "",
-                bench_table(result, bench, embedder),
+                recall_table(result, bench, embedder),
             ]
         if any(a.embedder == embedder for a in result.agreements):
             parts += [
@@ -200,14 +200,14 @@ def markdown_bench_report(result: BenchResult, plots: Iterable[Path] = ()) -> st
     return "\n".join(parts) + "\n"
 
 
-def console_bench_report(result: BenchResult) -> str:
+def console_recall_report(result: BenchResult) -> str:
     """The tables, for stdout."""
     parts = []
     for embedder in result.embedders:
         for bench in result.sets:
             label = "tuning" if bench.tuning else "held-back"
             parts += [f"\n{embedder} · {bench.name} ({label})"]
-            parts += [bench_table(result, bench, embedder)]
+            parts += [recall_table(result, bench, embedder)]
         if any(a.embedder == embedder for a in result.agreements):
             parts += ["\nclient vs in-memory", agreement_table(result, embedder)]
     for study in result.studies:
@@ -217,7 +217,7 @@ def console_bench_report(result: BenchResult) -> str:
     return "\n".join(parts)
 
 
-def write_bench_report(result: BenchResult, out_dir: Path, *, plots: bool = True) -> Path:
+def write_recall_report(result: BenchResult, out_dir: Path, *, plots: bool = True) -> Path:
     """Write report.md (and the plots, with the ``[eval]`` extra) into ``out_dir``; returns
     the report's path. Without matplotlib the plots are skipped, saying so on stderr."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -225,11 +225,11 @@ def write_bench_report(result: BenchResult, out_dir: Path, *, plots: bool = True
         try:
             require("eval", "matplotlib", purpose="the benchmark's plots")
         except ConfigurationError as error:
-            print(f"[bench] plots skipped: {error}", file=sys.stderr)
+            print(f"[recall] plots skipped: {error}", file=sys.stderr)
             plots = False
     images = _plot(result, out_dir) if plots else []
     path = out_dir / "report.md"
-    path.write_text(markdown_bench_report(result, images), encoding="utf-8")
+    path.write_text(markdown_recall_report(result, images), encoding="utf-8")
     return path
 
 
@@ -276,7 +276,7 @@ def _plot(result: BenchResult, out_dir: Path) -> list[Path]:
             label = "tuning" if bench.tuning else "held-back"
             fig.suptitle(f"recall@k, {bench.name} ({label}) — {embedder}")
             fig.tight_layout()
-            path = out_dir / f"bench_{slug(bench.name)}_{slug(embedder)}.png"
+            path = out_dir / f"recall_{slug(bench.name)}_{slug(embedder)}.png"
             fig.savefig(path, dpi=110)
             plt.close(fig)
             images.append(path)

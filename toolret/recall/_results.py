@@ -110,6 +110,8 @@ class BenchRow:
     bound: float
     """Tools bound per selection (core + retrieved)."""
     roster: int
+    narrowed: float = 1.0
+    """The share of selections that narrowed (fewer tools than the roster; the rest fell open)."""
 
 
 @dataclass(frozen=True)

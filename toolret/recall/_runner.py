@@ -1,6 +1,7 @@
-"""``toolret eval --bench DIR``: recall and MRR on public benchmark folders, for both retrievers.
+"""``toolret recall DIR``: recall and MRR on benchmark folders, for both retrievers: the one runner.
 
-For each benchmark folder given (``toolret.recall._data``), with and without the tools' example
+For each benchmark set — a folder given (``toolret.recall._data``), or, from a checkout, the
+roster's two halves (``python -m evals.recall``) — with and without the tools' example
 requests:
 
 - the in-memory retriever in every mode (dense, bm25, hybrid);
@@ -11,7 +12,9 @@ requests:
 Per language: recall@1/3/5/20 and MRR read off the full ranking, recall@k (12) off what
 ``select()`` bound, the share of messages with every tool they need bound (at 5, k and 20: a
 fleet's requests need two or three), the share with no signal (every tool scored 0), and the
-tools bound. ``--study`` adds the comparisons behind each ranking choice
+tools bound, and the share of selections that narrowed. A set with no more candidate tools
+than ``k`` is refused with a message (``check_measurable``): every selection would bind all of
+it. ``--study`` adds the comparisons behind each ranking choice
 (``toolret.recall.studies``). Writes ``report.md`` and recall@k plots (``toolret.recall._report``).
 
 Every text is embedded once (``MemoEmbedder``) and shared by the retrievers and the studies.
@@ -33,7 +36,7 @@ from toolret._settings import RetrievalMode, Settings, make_embedder
 from toolret.embedders._base import Embedder, embed_role
 from toolret.embedders._cache import with_query_cache
 from toolret.embedders._e5 import BundledE5Embedder
-from toolret.recall._data import BenchSet, load_benchmark
+from toolret.recall._data import BenchmarkError, BenchSet, load_benchmark
 from toolret.recall._memo import MemoEmbedder
 from toolret.recall._results import (
     TIME_BUDGET,
@@ -51,11 +54,12 @@ if TYPE_CHECKING:  # the client loads the store: imported where it runs
     from toolret.retrieval._client import ToolRetrievalClient
 
 __all__ = [
+    "check_measurable",
     "configured_embedders",
-    "evaluate_bench",
+    "evaluate_recall",
     "main",
     "resolve_embedders",
-    "run_bench",
+    "run_recall",
     "split_list",
 ]
 
@@ -159,14 +163,10 @@ async def _rows(
     for language in bench.languages:
         cases = bench.cases_in(language)
         metrics = await rank_metrics(rank, catalog, cases)
-        found = complete = bound = 0.0
+        found = complete = bound = narrowed = 0.0
         for case in cases:
             selection = await select(catalog, case.query)
-            if selection.mode is not Mode.NARROWED:
-                raise RuntimeError(
-                    f"{retriever} did not narrow {case.query!r}: {selection.mode.value}, "
-                    f"{selection.reason.value if selection.reason else '-'}"
-                )
+            narrowed += selection.mode is Mode.NARROWED
             selections[case.query] = selection
             bound_names = set(selection.names)
             found += sum(name in bound_names for name in case.expected) / len(case.expected)
@@ -187,6 +187,7 @@ async def _rows(
                 complete / n,
                 bound / n,
                 len(catalog),
+                narrowed / n,
             )
         )
     return selections
@@ -224,7 +225,7 @@ async def _embed_everything(memo: MemoEmbedder, sets: Sequence[BenchSet]) -> Non
             await embed_role(guarded, texts, role)
 
 
-async def evaluate_bench(
+async def evaluate_recall(
     sets: Sequence[BenchSet],
     embedders: Sequence[Embedder],
     *,
@@ -271,7 +272,7 @@ async def evaluate_bench(
     return result
 
 
-def run_bench(
+def run_recall(
     folders: Sequence[Path | str],
     out_dir: Path | str | None = DEFAULT_OUT,
     *,
@@ -291,6 +292,8 @@ def run_bench(
     The client runs on ``database_url``, else ``DATABASE_URL``, else the embedded Postgres.
     """
     sets = [load_benchmark(folder) for folder in folders] + list(extra_sets)
+    for bench in sets:
+        check_measurable(bench, k)
     chosen = resolve_embedders(embedders)
     url = None
     if "client" in retrievers:
@@ -300,7 +303,7 @@ def run_bench(
 
     async def go() -> BenchResult:
         try:
-            return await evaluate_bench(
+            return await evaluate_recall(
                 sets,
                 chosen,
                 modes=modes,
@@ -316,23 +319,23 @@ def run_bench(
 
     result = asyncio.run(go())
     if out_dir is not None:
-        from toolret.recall._report import write_bench_report
+        from toolret.recall._report import write_recall_report
 
-        write_bench_report(result, Path(out_dir), plots=plots)
+        write_recall_report(result, Path(out_dir), plots=plots)
     return result
 
 
 def main(argv: Sequence[str] | None = None, extra_sets: Sequence[BenchSet] = ()) -> int:
-    """``toolret eval --bench DIR [DIR ...]``: print the tables, write the report.
+    """``toolret recall DIR [DIR ...]``: print the tables, write the report.
 
     ``extra_sets`` are measured beside the folders (the roster's halves, from a checkout:
-    ``python -m evals.benchmark``)."""
+    ``python -m evals.recall``)."""
     from toolret.recall.studies import STUDIES
 
     parser = argparse.ArgumentParser(
         prog="python -m toolret.recall._runner", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("folders", nargs="+", type=Path, help="benchmark folders")
+    parser.add_argument("folders", nargs="*", type=Path, help="benchmark folders")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="report directory")
     parser.add_argument("--modes", default=",".join(MODES), help="comma-separated modes")
     parser.add_argument("--retrievers", default="memory,client", help="memory,client")
@@ -348,6 +351,8 @@ def main(argv: Sequence[str] | None = None, extra_sets: Sequence[BenchSet] = ())
         "--memo", type=Path, default=None, help="keep every vector in this file between runs"
     )
     args = parser.parse_args(argv)
+    if not args.folders and not extra_sets:
+        parser.error("give at least one benchmark folder")
     modes = split_list(args.modes)
     unknown = [mode for mode in modes if mode not in MODES]
     if unknown:
@@ -359,23 +364,39 @@ def main(argv: Sequence[str] | None = None, extra_sets: Sequence[BenchSet] = ())
     if not set(retrievers) <= {"memory", "client"} or "memory" not in retrievers:
         parser.error("--retrievers takes memory, or memory,client")
     started = time.perf_counter()
-    result = run_bench(
-        args.folders,
-        args.out,
-        embedders=split_list(args.embedders) if args.embedders else None,
-        modes=modes,  # type: ignore[arg-type]
-        retrievers=retrievers,
-        extra_sets=extra_sets,
-        studies=studies,
-        k=args.k,
-        plots=not args.no_plots,
-        memo_file=args.memo,
-    )
-    from toolret.recall._report import console_bench_report
+    try:
+        result = run_recall(
+            args.folders,
+            args.out,
+            embedders=split_list(args.embedders) if args.embedders else None,
+            modes=modes,  # type: ignore[arg-type]
+            retrievers=retrievers,
+            extra_sets=extra_sets,
+            studies=studies,
+            k=args.k,
+            plots=not args.no_plots,
+            memo_file=args.memo,
+        )
+    except BenchmarkError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    from toolret.recall._report import console_recall_report
 
-    print(console_bench_report(result))
+    print(console_recall_report(result))
     print(f"\nreport: {args.out / 'report.md'}  ({time.perf_counter() - started:.1f}s)")
     return 0 if all(agreement.all_same for agreement in result.agreements) else 1
+
+
+def check_measurable(bench: BenchSet, k: int) -> None:
+    """Raise ``BenchmarkError`` for a set with no more candidate tools than ``k``: every
+    selection would bind them all (the pass-through), so recall at ``k`` says nothing."""
+    candidates = len(bench.catalog(examples=False).candidates)
+    if candidates <= k:
+        raise BenchmarkError(
+            f"{bench.name} has {candidates} candidate tools, no more than k={k}: every "
+            "selection would bind them all (the pass-through), so there is nothing to measure; "
+            f"measure it with --k {max(candidates - 1, 1)} or lower, or add tools"
+        )
 
 
 def configured_embedders(names: Iterable[str] | None = None) -> list[Embedder]:
@@ -414,7 +435,7 @@ def split_list(value: str) -> list[str]:
 
 def _say(log: bool, message: str) -> None:
     if log:
-        print(f"[bench] {message}", file=sys.stderr, flush=True)
+        print(f"[recall] {message}", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

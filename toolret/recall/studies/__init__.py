@@ -1,6 +1,6 @@
 """The comparisons behind each ranking choice, re-runnable for any embedder.
 
-``toolret eval --bench DIR --study NAME`` measures, on the tuning sets only (the benchmark
+``toolret recall DIR --study NAME`` measures, on the tuning sets only (the benchmark
 folders and the roster's tuning half, never its held-back half), every candidate value of one
 choice with the others held at what the embedder declares:
 
