@@ -64,8 +64,14 @@ DRIVERS = {
 }
 
 
+OUTPUTS = {
+    "selection = await retriever.select(catalog,": r"narrowed \[.*'delete_record'.*\]",
+}
+"""Blocks that print their own result: what it must look like (any other prints a count)."""
+
+
 def test_the_docs_have_the_snippets_this_test_drives() -> None:
-    for marker in DRIVERS:
+    for marker in [*DRIVERS, *OUTPUTS]:
         assert sum(marker in snippet for snippet in SNIPPETS) == 1, marker
 
 
@@ -88,4 +94,5 @@ def test_a_docs_snippet_runs(snippet: str, database_url: str, tmp_path: Path) ->
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().isdigit(), done.stdout
+    shape = next((shape for marker, shape in OUTPUTS.items() if marker in snippet), r"\d+")
+    assert re.fullmatch(shape, done.stdout.strip()), done.stdout

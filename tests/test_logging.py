@@ -72,8 +72,8 @@ async def test_fail_open_is_logged_once_per_change_of_reason(
 async def test_quieting_catalog_warnings_leaves_outages_audible(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """What the README's logging snippet does, checked: a fleet's thin tools go unlogged while
-    a fail-open still reaches the log."""
+    """What the deployment guide's logging snippet does, checked: a fleet's thin tools go
+    unlogged while a fail-open still reaches the log."""
     catalog_logger = logging.getLogger("toolret.catalog")
     try:
         catalog_logger.setLevel(logging.ERROR)

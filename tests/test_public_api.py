@@ -76,3 +76,49 @@ def test_the_type_checkers_view_lists_exactly_the_public_names() -> None:
     assert set(seen) == set(toolret.__all__)
     for name, module in seen.items():
         assert getattr(importlib.import_module(module), name) is getattr(toolret, name), name
+
+
+def test_the_error_names_are_the_error_modules_own_list() -> None:
+    import toolret.errors
+
+    assert set(toolret.errors.__all__) <= set(toolret.__all__)
+    for name in toolret.errors.__all__:
+        assert getattr(toolret, name) is getattr(toolret.errors, name), name
+    assert toolret.AmbiguousToolNameError.__mro__[1] is toolret.CatalogError
+    assert issubclass(toolret.StoreUnavailableError, toolret.StoreError)
+
+
+def test_every_error_the_docs_name_is_importable_from_toolret() -> None:
+    """The README and the guides tell users which errors to expect; each is a public name.
+    (The TypeScript guide names the npm client's errors, not these.)"""
+    import re
+    from pathlib import Path
+
+    repo = Path(toolret.__file__).resolve().parent.parent
+    documents = [repo / "README.md", *(repo / "docs").glob("*.md")]
+    named = {
+        name
+        for document in documents
+        if document.name != "typescript.md"
+        for name in re.findall(r"\b[A-Z]\w+Error\b", document.read_text("utf-8"))
+    }
+    assert named
+    assert named <= set(toolret.__all__)
+
+
+def test_integration_helpers_come_from_their_own_module_and_converters_sit_together() -> None:
+    """An integration is imported from one place, its own module, which exports every helper it
+    has; none is a top-level name. Each provider's tool converter is, from ``adapters``."""
+    import importlib
+
+    from toolret import _LAZY
+
+    assert not [name for name, module in _LAZY.items() if module.startswith("toolret.integrations")]
+    for provider in ("anthropic", "openai", "gemini", "langchain"):
+        module = importlib.import_module(f"toolret.integrations.{provider}")
+        assert all(getattr(module, name) is not None for name in module.__all__), provider
+    converters = {name: module for name, module in _LAZY.items() if name.startswith("to_")}
+    providers = ("to_anthropic", "to_gemini", "to_openai")
+    assert converters == dict.fromkeys(providers, "toolret.adapters")
+    gemini = importlib.import_module("toolret.integrations.gemini")
+    assert gemini.to_gemini is toolret.to_gemini

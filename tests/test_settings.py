@@ -94,8 +94,8 @@ def test_alembic_migrates_the_toolret_database_url_not_the_apps(
 async def test_an_app_runs_toolret_on_the_read_only_role_through_the_environment(
     clean_env: pytest.MonkeyPatch, pg_server: PgServer, database_url: str
 ) -> None:
-    """As the README shows: the app's DATABASE_URL is its own (here: nothing listens there),
-    TOOLRET_DATABASE_URL logs in as a role granted toolret_reader."""
+    """As the deployment guide shows: the app's DATABASE_URL is its own (here: nothing listens
+    there), TOOLRET_DATABASE_URL logs in as a role granted toolret_reader."""
     login = f"app_{uuid.uuid4().hex[:8]}"
     dbname = database_url.split("/")[3].split("?")[0]
     await asyncio.to_thread(pg_server.execute, f"CREATE ROLE {login} LOGIN IN ROLE {READER_ROLE}")

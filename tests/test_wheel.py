@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -128,6 +129,45 @@ def installed_worker(built: tuple[Path, Path]) -> Installed:
     """The wheel with its ``[worker]`` extra, in a venv of its own."""
     root, wheel = built
     return _install(root, wheel, "worker-venv", f"{wheel}[worker]")
+
+
+COSTS = (REPO / "docs" / "costs.md").read_text(encoding="utf-8")
+SIZE_TOLERANCE = 0.2
+"""How far a stated size or count may sit from the build's before the docs must be re-measured."""
+
+
+def _stated(pattern: str) -> int:
+    """The one figure of the costs guide that ``pattern`` captures, as an integer."""
+    (found,) = re.findall(pattern, COSTS)
+    return int(found.replace(",", ""))
+
+
+def _kilobytes(path: Path) -> int:
+    """``du -sk``: what the costs guide's install figures count."""
+    done = subprocess.run(["du", "-sk", str(path)], check=True, capture_output=True, text=True)
+    return int(done.stdout.split()[0])
+
+
+def test_the_costs_guide_states_what_the_wheel_and_its_install_weigh(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """Measured before any other test runs the install, so nothing but pip has written to it."""
+    wheel_kb = installed.wheel.stat().st_size // 1024
+    files = [n for n in zipfile.ZipFile(installed.wheel).namelist() if n.startswith("toolret/")]
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "bare")], check=True)
+    install_kb = _kilobytes(installed.bin.parent) - _kilobytes(tmp_path / "bare")
+    measured = {"wheel KB": wheel_kb, "wheel files": len(files), "install KB": install_kb}
+    stated = {
+        "wheel KB": _stated(r"The wheel is ([\d,]+) KB"),
+        "wheel files": _stated(r"The wheel is [\d,]+ KB, ([\d,]+) files"),
+        "install KB": _stated(r"\| `toolret` \| [\d,]+ KB \| \d+ \| \+([\d,]+) KB \|"),
+    }
+    off = {
+        name: (stated[name], value)
+        for name, value in measured.items()
+        if abs(value - stated[name]) > SIZE_TOLERANCE * stated[name]
+    }
+    assert off == {}, f"docs/costs.md (stated, built): {off}; re-run its commands"
 
 
 def test_the_wheel_installs_toolret_only_with_its_migrations(installed: Installed) -> None:

@@ -4,10 +4,13 @@ Send the model the always-on core tools plus the few the message needs, ranked b
 any language; fall open to the full roster whenever anything goes wrong.
 
 What an integrator uses is here: the client (Postgres), the in-memory retriever and their base,
-the catalog and its adapters, the selection and its reasons, find_tools, the per-round hook,
-routing to agents, the error tree and the embedder protocol. ``import toolret`` loads only the
-errors; everything else is imported on first use (PEP 562), so an application pays for what it
-touches.
+the catalog, its adapters and each provider's tool definitions (``to_openai``, ``to_anthropic``,
+``to_gemini``), the selection and its reasons, find_tools, the per-round hook, routing to
+agents, the error tree (every name of ``toolret.errors.__all__``) and the embedder protocol.
+Each integration's helpers are exported from its own module, all of them from there:
+``toolret.integrations.anthropic``, ``.openai``, ``.gemini`` and ``.langchain``.
+``import toolret`` loads only the errors; everything else is imported on first use (PEP 562), so
+an application pays for what it touches.
 Internals (the store, the lexical index, the queue, payloads, the embedded Postgres) stay
 importable from their own modules.
 
@@ -25,26 +28,7 @@ from toolret import errors as _errors
 
 _PUBLIC: dict[str, tuple[str, ...]] = {
     # the error tree, imported with the package
-    "toolret.errors": (
-        "CatalogError",
-        "CatalogSourceError",
-        "ClientStateError",
-        "ConfigurationError",
-        "CorpusIncompleteError",
-        "DuplicateToolError",
-        "EmbedderError",
-        "EmbedderUnavailableError",
-        "InvalidToolNameError",
-        "NotIndexedError",
-        "QueueError",
-        "SchemaMissingError",
-        "StoreError",
-        "ToolDescriptionError",
-        "ToolNameCollisionError",
-        "ToolretError",
-        "ToolTextError",
-        "UnknownCoreToolError",
-    ),
+    "toolret.errors": tuple(_errors.__all__),
     # retrievers
     "toolret.retrieval._base": ("Retriever",),
     "toolret.retrieval._client": ("ToolRetrievalClient",),
@@ -74,6 +58,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
         "catalog_from_mcp",
         "to_openai",
         "to_anthropic",
+        "to_gemini",
         "load_examples",
         "McpOrigin",
         "mcp_origin",
@@ -94,24 +79,9 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "toolret.retrieval._rounds": ("make_per_round_retrieve",),
     # routing a message to agents
     "toolret.retrieval._routing": ("agent_catalog", "route"),
-    # prompt-cache-stable tool lists, and where agents are built
+    # prompt-cache-stable tool lists, and token counts
     "toolret.retrieval._stable": ("StableToolList",),
     "toolret.retrieval._tokens": ("load_tokenizer",),
-    "toolret.integrations.anthropic": (
-        "anthropic_tools",
-        "answer_anthropic_search",
-        "anthropic_preselection",
-        "loaded_tool_names",
-    ),
-    "toolret.integrations.openai": (
-        "responses_tools",
-        "answer_responses_search",
-        "called_tool_name",
-    ),
-    "toolret.integrations.langchain": (
-        "ToolRetrievalMiddleware",
-        "catalog_from_langchain",
-    ),
     # embedders
     "toolret.embedders": (
         "Embedder",
@@ -156,6 +126,7 @@ if TYPE_CHECKING:
         load_examples as load_examples,
         mcp_origin as mcp_origin,
         to_anthropic as to_anthropic,
+        to_gemini as to_gemini,
         to_openai as to_openai,
         tool_def as tool_def,
     )
@@ -175,6 +146,8 @@ if TYPE_CHECKING:
         Vectors as Vectors,
     )
     from toolret.errors import (
+        AllowedToolsError as AllowedToolsError,
+        AmbiguousToolNameError as AmbiguousToolNameError,
         CatalogError as CatalogError,
         CatalogSourceError as CatalogSourceError,
         ClientStateError as ClientStateError,
@@ -188,6 +161,7 @@ if TYPE_CHECKING:
         QueueError as QueueError,
         SchemaMissingError as SchemaMissingError,
         StoreError as StoreError,
+        StoreUnavailableError as StoreUnavailableError,
         ToolDescriptionError as ToolDescriptionError,
         ToolNameCollisionError as ToolNameCollisionError,
         ToolretError as ToolretError,
@@ -196,21 +170,6 @@ if TYPE_CHECKING:
     )
     from toolret.indexing._run import (
         IndexReport as IndexReport,
-    )
-    from toolret.integrations.anthropic import (
-        answer_anthropic_search as answer_anthropic_search,
-        anthropic_preselection as anthropic_preselection,
-        anthropic_tools as anthropic_tools,
-        loaded_tool_names as loaded_tool_names,
-    )
-    from toolret.integrations.langchain import (
-        ToolRetrievalMiddleware as ToolRetrievalMiddleware,
-        catalog_from_langchain as catalog_from_langchain,
-    )
-    from toolret.integrations.openai import (
-        answer_responses_search as answer_responses_search,
-        called_tool_name as called_tool_name,
-        responses_tools as responses_tools,
     )
     from toolret.retrieval._base import (
         Retriever as Retriever,

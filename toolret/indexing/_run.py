@@ -42,9 +42,8 @@ __all__ = ["BATCH_SIZE", "IndexReport", "Progress", "index_catalog"]
 
 BATCH_SIZE = 128
 """Documents embedded (and written) together. Each batch's model calls end in a part-filled
-chunk, a quarter as many at 128 as at 32; indexing 1,000 tools ran at 94–95% of the model's
-own rate on the same documents either way (``python -m evals.perf.reindex``, separate runs on
-a shared machine). A crash loses at most one batch."""
+chunk, a quarter as many at 128 as at 32; how close indexing comes to the model's own rate is
+measured by ``python -m evals.perf.reindex``. A crash loses at most one batch."""
 
 Progress = Callable[[int, int], None]
 """Called with (documents embedded so far, documents to embed) as batches are written."""

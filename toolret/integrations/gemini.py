@@ -13,30 +13,12 @@ answered in the next turn by as many ``function_response`` parts, search or not.
     declarations = [*to_gemini(catalog.subset(bound)), find_tools_definition("gemini")]
     config = types.GenerateContentConfig(tools=[types.Tool(function_declarations=declarations)])
 
-The SDK is not imported here: declarations are plain dicts the SDK validates into its types.
+The converter lives with the other providers' (``toolret.adapters``, ``toolret.to_gemini``);
+this module is the Gemini integration's one import, as the others are.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
-from typing import Any
-
-from toolret._tool import Tool
-from toolret.adapters._source import EMPTY_SCHEMA, tools_of
-from toolret.retrieval._selection import Selection
+from toolret.adapters._gemini import to_gemini
 
 __all__ = ["to_gemini"]
-
-
-def to_gemini(tools: Selection | Iterable[Tool]) -> list[dict[str, Any]]:
-    """The ``FunctionDeclaration`` dicts for these tools, in order: name, description and the
-    input schema as JSON Schema (``parameters_json_schema``, which takes the schema as it is)."""
-    return [
-        {
-            "name": tool.name,
-            "description": tool.description,
-            "parameters_json_schema": json.loads(json.dumps(tool.input_schema or EMPTY_SCHEMA)),
-        }
-        for tool in tools_of(tools)
-    ]

@@ -54,10 +54,11 @@ STATEMENT_SHARE = 0.5
 """Of the time budget, how long the server lets the ranking statement run (``statement_timeout``).
 
 The budget covers the query embedding, the pool checkout and the statement. The last two take
-three quarters at most, so whenever the embedding is done within the first quarter (10–30 ms
-normally) a stuck statement is cancelled by the server before the client's deadline: the
-connection survives, and the selection falls open with ``timeout``. Later than that, the
-client's deadline comes first and the connection, abandoned mid-query, is thrown away."""
+three quarters at most, so whenever the embedding is done within the first quarter (as a
+query embedding normally is) a stuck statement is cancelled by the server before the
+client's deadline: the connection survives, and the selection falls open with ``timeout``.
+Later than that, the client's deadline comes first and the connection, abandoned mid-query, is
+thrown away."""
 
 
 class ToolRetrievalClient(Retriever):

@@ -4,9 +4,9 @@ parameters and example requests, and how hybrid ranking adds it to the dense sco
 The tokenizer is Unicode-aware: NFKC, casefold, ``\\w+``, with camelCase and snake_case split.
 A ``[a-z0-9]+`` tokenizer turns an Arabic or Turkish message into nothing and silently falls open
 for every non-English user; this one never does. Indexing the examples is what gives BM25 words
-in the users' languages: on the public dev benchmark, a Persian message shares a word with the
-English-only catalog in 1% of cases, and with the catalog's Persian examples in 99%. Scoring
-uses ``bm25s`` (Lucene's IDF, which is never negative).
+in the users' languages: a Persian message rarely shares a word with an English-only catalog,
+and nearly always with the catalog's Persian examples. Scoring uses ``bm25s`` (Lucene's IDF,
+which is never negative).
 
 A message scores only through its **informative** words: not an English stopword, and not in
 more than ``MAX_DOCUMENT_SHARE`` of the catalog's tools (which catches the function words of

@@ -7,12 +7,11 @@ framing per tool, which is not counted; the figures are for comparing, not for b
 Two counters:
 
 - ``estimate`` (the default, always available): UTF-8 bytes divided by 4, rounded up, the
-  usual rule of thumb. It errs high: on the demo roster's 44 definitions it gives 4,312 tokens
-  where o200k counts 3,657 (+18%); text in a non-Latin script has more bytes a token, so it
-  over-counts more there.
+  usual rule of thumb. It errs high against o200k, and more on text in a non-Latin script,
+  which has more bytes a token.
 - ``o200k_base``, the tokenizer of OpenAI's current models, from the ``bpe-openai`` package,
   which ships its vocabulary (``tiktoken`` downloads its vocabularies at run time, so it is not
-  used). Loading it takes ~2.5 s, so it is never loaded on the request path: call
+  used). Loading it takes seconds, so it is never loaded on the request path: call
   ``load_tokenizer()`` at start-up (``pip install 'toolret[tokens]'``). Anthropic publishes no
   offline tokenizer; for Claude the o200k count is an approximation (the API's token-counting
   endpoint is exact).
@@ -58,7 +57,7 @@ def estimate_tokens(text: str) -> int:
 
 
 def load_tokenizer(name: str = "o200k_base") -> str:
-    """Count with a real tokenizer from now on (blocking, ~2.5 s); returns its name.
+    """Count with a real tokenizer from here on (blocking, for seconds); returns its name.
 
     Raises ``ConfigurationError`` when ``bpe-openai`` is not installed or has no such encoding.
     """

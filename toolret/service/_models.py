@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from toolret.retrieval._selection import MAX_CAPABILITIES, MAX_DISCOVERED_TOOLS
+
 __all__ = [
     "CATALOG_NAME",
     "CapabilityResult",
@@ -89,14 +91,19 @@ class FindToolsRequest(_Body):
     catalog: CatalogName
     capabilities: list[str] | None = Field(
         None,
-        max_length=5,
-        description="The capabilities, in plain language (any language), up to 5; each is "
-        "ranked on its own",
+        max_length=MAX_CAPABILITIES,
+        description=f"The capabilities, in plain language (any language), up to "
+        f"{MAX_CAPABILITIES}; each is ranked on its own",
         examples=[["link two records", "send the summary by email"]],
     )
     query: str | None = Field(None, description="One capability, instead of capabilities")
     bound: list[str] = Field(default_factory=list, description="Names already bound: left out")
-    limit: int = Field(5, ge=1, le=5, description="At most this many tools a capability")
+    limit: int = Field(
+        MAX_DISCOVERED_TOOLS,
+        ge=1,
+        le=MAX_DISCOVERED_TOOLS,
+        description="At most this many tools a capability",
+    )
     allowed: list[str] | None = Field(
         None,
         description="Search only among these tools (names, or prefix patterns such as "

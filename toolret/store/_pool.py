@@ -48,9 +48,9 @@ __all__ = [
 log = logging.getLogger("toolret.store")
 
 DEFAULT_EF_SEARCH = 200
-"""``hnsw.ef_search``: candidates an HNSW scan keeps. At 100,000 tools with three examples each
-(300,000 summary vectors) 200 finds the exact blended top 12 for 98.6% of messages, where 100
-finds 97% (``docs/decisions.md``); at 10,000 tools either finds 99%."""
+"""``hnsw.ef_search``: candidates an HNSW scan keeps; chosen for recall against the exact
+blended top 12 on the largest catalogs (``docs/decisions.md``, "The summary index and
+``hnsw.ef_search``", re-created by ``python -m evals.perf.select``)."""
 DISCONNECTS = (
     asyncpg.PostgresConnectionError,
     asyncpg.InterfaceError,

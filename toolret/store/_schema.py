@@ -160,11 +160,11 @@ def hnsw_index_sql(model_id: str, dimension: int) -> str:
 
 
 SUMMARY_HNSW = "m = 32"
-"""The summary index's graph: twice pgvector's default links. At 300,000 summaries (100,000
-tools, three examples each) it finds the exact top 12 for 97% of messages at ``ef_search`` 100
-where the default graph finds 90%; a longer build-time candidate list (``ef_construction`` 128)
-buys what ``ef_search`` 200 buys at query time, for twice the build and every insert
-(``docs/decisions.md``)."""
+"""The summary index's graph: twice pgvector's default links, which finds more of the exact
+top 12 at the same ``ef_search`` than the default graph; a longer build-time candidate list
+(``ef_construction``) buys what a larger ``ef_search`` buys at query time, for twice the build
+and every insert (``docs/decisions.md``, "The summary index and ``hnsw.ef_search``", from
+``python -m evals.perf.select``)."""
 
 
 def summary_cast(dimension: int) -> str:

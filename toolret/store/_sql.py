@@ -34,8 +34,8 @@ Model id, dimension and the HNSW limits are literals (they select the partial in
 plan); every value from a request is a parameter, named (``toolret.store._statement``): each
 function here writes its statement's text against a ``Placeholder``, and ``toolret.store._read``
 assembles and caches the statements. The query vector travels in pgvector's binary format (the
-codec is registered on each pooled connection): 25% faster than a ``real[]`` parameter cast to
-``vector`` on a 44-tool catalog.
+codec is registered on each pooled connection), which is faster than a ``real[]`` parameter
+cast to ``vector``.
 """
 
 from __future__ import annotations
@@ -74,9 +74,9 @@ LEARNED_MAX_DISTANCE = f"{1.0 - LEARNED_MIN_SIMILARITY:.6f}"
 """Learned vectors count only within this cosine distance (``toolret.feedback._learning``)."""
 
 EXACT_LIMIT = 500
-"""Catalogs with up to this many candidate documents are ranked exactly (``exact_sql``): about
-3 µs a document, so 1.2 ms for the 44-tool roster with its examples (394 documents), 4.4 ms for
-1,355 — where the HNSW statement takes 1.5 ms (``python -m evals.perf.select``)."""
+"""Catalogs with up to this many candidate documents are ranked exactly (``exact_sql``); above
+it the HNSW statement is the faster (``python -m evals.perf.select`` forces both statements on
+the same catalogs)."""
 
 
 @dataclass(frozen=True)
@@ -188,9 +188,9 @@ FROM ((SELECT tool_name, distance FROM tools WHERE complete ORDER BY distance, t
 
 
 FIRST_SCAN_PER_TOOL = 3
-"""The first HNSW pass scans ``3 × k`` vectors: on the 44-tool roster (about ten vectors per
-tool) that always held ``k`` distinct tools for the eval's 133 messages; when it does not, a
-second pass scans ``k × most vectors of any tool``, which always does."""
+"""The first HNSW pass scans ``3 × k`` vectors, which on the demo roster holds ``k`` distinct
+tools for the eval's messages; when it does not, a second pass scans ``k × most vectors of any
+tool``, which always does."""
 
 
 def hnsw_sql(model_id: str, dimension: int, tools: int, most_documents: int, p: Placeholder) -> str:

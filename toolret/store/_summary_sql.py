@@ -29,10 +29,9 @@ from toolret.store._summaries import score_tag
 __all__ = ["SUMMARIES_PER_TOOL", "summary_sql"]
 
 SUMMARIES_PER_TOOL = 3
-"""The first pass scans ``3 × k`` summaries. With three examples a tool (three pair vectors)
-the best 12 tools of 100,000 were among the nearest 14 to 19 summaries for every eval message;
-within the index's candidate list (``hnsw.ef_search``) a longer scan costs little
-(``docs/decisions.md``)."""
+"""The first pass scans ``3 × k`` summaries: with three examples a tool (three pair vectors)
+the best ``k`` tools lie well within them, and within the index's candidate list
+(``hnsw.ef_search``) a longer scan costs little (``docs/decisions.md``)."""
 
 
 def summary_sql(

@@ -223,7 +223,7 @@ class StoreWrites(StorePool):
             moved = await connection.execute(text(corpus_sql.MOVE_PENDING), where)
             if rowcount(moved) >= ANALYZE_FROM:
                 # Or the ranking query is planned for a model with no rows: an exact sort of
-                # 40,000 rows (150 ms) instead of the HNSW index (1.5 ms), measured.
+                # the whole table instead of the HNSW index.
                 await connection.execute(text(corpus_sql.ANALYZE_SERVED))
             if score is not None and score.kind == "blend":
                 await self._summarize(connection, model_id, corpus_id, score)

@@ -1,7 +1,7 @@
 """Outages the worker waits out: Redis and Postgres may go away; the worker does not.
 
 arq gives up on Redis at the first failed command once a worker runs (its connection retries
-apply only to the first connection), so a Redis restart used to end the worker with a
+apply only to the first connection), so on its own a Redis restart ends the worker with a
 traceback. ``PatientRetry`` is redis-py's retry policy for the worker's connection: once the
 process has reached Redis, every command and every reconnect waits with capped exponential
 backoff for as long as Redis is away, and the worker carries on where it was. Postgres outages

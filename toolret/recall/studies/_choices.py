@@ -61,7 +61,7 @@ SCORES: tuple[ToolScore, ...] = (
     ),
 )
 """The scores compared. Weights up to 0.9 and the best five examples are there for the bundled
-model's English top-1 on the roster (issue 11): a heavier description might keep examples from
+model's English top-1 on the roster: a heavier description might keep examples from
 costing precision. On the tuning sets none did better than 0.5 and the best two."""
 LEXICAL_WEIGHTS = (0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.05, 0.08, 0.1)
 BEFORE = "before: legacy template, max, examples as documents"
