@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,17 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.serve_process import DEADLINE, TOOLRET, free_port
 from tests.support.service_catalog import MESSAGES, registration
-
-TOOLRET = str(Path(sys.executable).with_name("toolret"))
-DEADLINE = 120.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.fixture
