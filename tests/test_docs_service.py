@@ -5,7 +5,6 @@ The TypeScript guide's blocks run from the packed npm client (``tests/test_types
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import shutil
@@ -13,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.http_serving import serving
+from tests.support.serve_process import run_ok as run
 from tests.support.service_catalog import registration
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.service._app import create_app
@@ -24,19 +24,6 @@ CURL = next(
     block for block in re.findall(r"```sh\n(.*?)```", SECTION, re.DOTALL) if "curl" in block
 )
 TOKEN = "tok-readme"
-
-
-async def run(*command: str, cwd: Path, env: dict[str, str]) -> str:
-    process = await asyncio.create_subprocess_exec(
-        *command,
-        cwd=cwd,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await process.communicate()
-    assert process.returncode == 0, err.decode()
-    return out.decode()
 
 
 async def test_the_curl_example_works_as_written(database_url: str, tmp_path: Path) -> None:

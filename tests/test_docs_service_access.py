@@ -4,7 +4,6 @@ tokens JSON as ``TOOLRET_SERVE_TOKENS`` of a real service, and the curl call aga
 from __future__ import annotations
 
 import ast
-import asyncio
 import json
 import os
 import re
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.http_serving import serving
+from tests.support.serve_process import run_ok as run
 from tests.support.service_catalog import registration
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.service._app import create_app
@@ -31,19 +31,6 @@ def block(language: str) -> str:
 
 def test_every_block_of_the_section_is_run_here() -> None:
     assert sorted(lang for lang, _ in BLOCKS) == ["json", "python", "sh"]
-
-
-async def run(*command: str, cwd: Path, env: dict[str, str]) -> str:
-    process = await asyncio.create_subprocess_exec(
-        *command,
-        cwd=cwd,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await process.communicate()
-    assert process.returncode == 0, err.decode()
-    return out.decode()
 
 
 async def test_the_python_example_ranks_only_among_the_allowed_tools(

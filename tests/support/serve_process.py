@@ -6,6 +6,7 @@ guess at a time) and returns the URL and the process; ``stop_serve`` sends SIGTE
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-__all__ = ["DEADLINE", "TOOLRET", "free_port", "start_serve", "stop_serve"]
+__all__ = ["DEADLINE", "TOOLRET", "free_port", "run_ok", "start_serve", "stop_serve"]
 
 TOOLRET = str(Path(sys.executable).with_name("toolret"))
 DEADLINE = 120.0
@@ -70,3 +71,18 @@ def stop_serve(process: subprocess.Popen[bytes]) -> int:
         except subprocess.TimeoutExpired:
             process.kill()
     return process.wait()
+
+
+async def run_ok(*command: str, cwd: Path, env: dict[str, str]) -> str:
+    """Run ``command`` (a documented shell step, a CLI call) and return its stdout; fails the
+    test with its stderr when it exits non-zero."""
+    process = await asyncio.create_subprocess_exec(
+        *command,
+        cwd=cwd,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await process.communicate()
+    assert process.returncode == 0, err.decode()
+    return out.decode()
