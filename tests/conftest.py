@@ -8,3 +8,6 @@ from tests.support.interrupts import (  # noqa: F401
     pytest_runtest_logstart,
     pytest_unconfigure,
 )
+from tests.support.node import use_pinned_node
+
+use_pinned_node()

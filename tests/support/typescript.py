@@ -2,8 +2,8 @@
 
 ``make test`` installs ``clients/typescript``'s packages from its lockfile (``npm ci``) before
 pytest runs; ``built()`` compiles the package and its node tests once per session (``tsc``),
-and ``node_tests`` runs one compiled test file with node's test runner. A machine without node
-fails here with what to install, rather than skipping.
+and ``node_tests`` runs one compiled test file with node's test runner. Node.js and npm are the
+pinned ones of ``tests.support.node``, never the machine's.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from tests.support.node import node, node_major
 
 __all__ = [
     "NODE_MAJOR",
@@ -34,15 +36,10 @@ NODE_MAJOR = 20
 
 
 def require_node() -> str:
-    """The path of a node >= 20 with npm beside it; fails with what to install otherwise."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    missing = f"the TypeScript client's tests need Node.js >= {NODE_MAJOR} and npm on PATH"
-    assert node, f"{missing} (Debian: apt-get install nodejs npm)"
-    assert npm, f"{missing} (Debian: apt-get install npm)"
-    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=True)
-    major = int(version.stdout.strip().lstrip("v").split(".")[0])
-    assert major >= NODE_MAJOR, f"node {version.stdout.strip()} is older than {NODE_MAJOR}"
-    return node
+    """The path of the suite's ``node`` (``tests.support.node``), checked to be >= 20."""
+    major = node_major()
+    assert major >= NODE_MAJOR, f"{node()} is Node.js {major}, older than {NODE_MAJOR}"
+    return node()
 
 
 @functools.cache
