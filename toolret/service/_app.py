@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from toolret.errors import StoreError
+from toolret.errors import StoreError, StoreUnavailableError
 from toolret.retrieval._selection import (
     MAX_DISCOVERED_TOOLS,
     Mode,
@@ -306,7 +306,12 @@ async def _register(service: Service, request: Request) -> Response:
 
 
 async def _index(service: Service, catalog: Catalog) -> Indexing:
-    """Ask the worker to index ``catalog``, or index it inline when no worker is configured."""
+    """Ask the worker to index ``catalog``, or index it inline when no worker is configured.
+
+    A database that cannot be reached is a 503, as when storing the catalog: the caller sends
+    the registration again (it is stored already, so the retry only indexes). Any other
+    failure is ``failed``, and the first selection of the catalog asks for indexing again.
+    """
     client = service.client
     try:
         if client.redis_url is not None:
@@ -314,6 +319,13 @@ async def _index(service: Service, catalog: Catalog) -> Indexing:
             queued = await queue.enqueue(catalog, client.embedder)
             return Indexing(state="queued", detail=None if queued else "already queued")
         report = await client.index(catalog)
+    except StoreUnavailableError as error:
+        raise ApiError(
+            503,
+            "database_unavailable",
+            f"the catalog was stored but could not be indexed: {error}; send it again",
+            headers={"Retry-After": "1"},
+        ) from error
     except Exception as error:
         log.warning("toolret serve: indexing a registered catalog failed: %s", error)
         return Indexing(state="failed", detail=str(error))

@@ -8,6 +8,14 @@ takes advisory locks, and maps every driver error to the error tree: ``StoreErro
 statement timeout. An error the server reports leaves the pooled connection in use; a broken
 or abandoned one (the server gone, a caller cancelled mid-query) is thrown away.
 
+A connection the server closed while it sat in the pool (Postgres restarted) is never handed
+out: asyncpg marks it closed as soon as the server's goodbye arrives, so checking out looks at
+that mark — no round trip — and on finding it throws away every pooled connection at least as
+old and opens a new one (SQLAlchemy's ``InvalidatePoolError``). The first statement after a
+restart therefore runs on a live connection. A round-trip ping per checkout (``pool_pre_ping``)
+would also catch a connection whose peer vanished without closing it, at the cost of three
+round trips per checkout (``docs/decisions.md``, "Connections after a Postgres restart").
+
 The reader (``read``), the writer (``write``), the operator (``ops``) and the feedback store
 (``toolret.feedback._store``) all build on it; nothing here imports them.
 """
@@ -23,7 +31,11 @@ from typing import Any, Self
 import asyncpg
 from pgvector.asyncpg import register_vector
 from sqlalchemy import event, text
-from sqlalchemy.exc import SQLAlchemyError, TimeoutError as PoolTimeoutError
+from sqlalchemy.exc import (
+    InvalidatePoolError,
+    SQLAlchemyError,
+    TimeoutError as PoolTimeoutError,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.util import greenlet_spawn
 
@@ -114,6 +126,7 @@ class StorePool:
         # SQLAlchemy wraps only on its own Connection, not on a raw pool checkout.
         self._connect_errors = (SQLAlchemyError, engine.dialect.loaded_dbapi.Error, *DISCONNECTS)
         event.listen(engine.sync_engine, "connect", self._on_connect)
+        event.listen(engine.sync_engine, "checkout", self._on_checkout)
 
     @classmethod
     def from_url(
@@ -157,6 +170,7 @@ class StorePool:
             return
         self._closed = True
         event.remove(self.engine.sync_engine, "connect", self._on_connect)
+        event.remove(self.engine.sync_engine, "checkout", self._on_checkout)
         if self._owns_engine:
             await self.engine.dispose()
 
@@ -234,6 +248,12 @@ class StorePool:
 
     def _on_connect(self, dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.run_async(self._prepare_session)
+
+    def _on_checkout(self, _dbapi_connection: Any, _record: Any, proxy: Any) -> None:
+        """A connection the server has closed (a restart, ``pg_terminate_backend``) is not
+        handed out: the pool replaces it and every pooled connection as old."""
+        if proxy.driver_connection.is_closed():
+            raise InvalidatePoolError("the server closed this pooled connection")
 
     async def _prepare_session(self, connection: Any) -> None:
         """Session settings for the ranking query, and pgvector's binary codec."""
