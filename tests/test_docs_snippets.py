@@ -66,6 +66,9 @@ DRIVERS = {
 
 OUTPUTS = {
     "selection = await retriever.select(catalog,": r"narrowed \[.*'delete_record'.*\]",
+    "print(fleet.warnings[0].kind": (
+        r"invalid_schema /properties/title/type\nopen_ticket /properties/title/type"
+    ),
 }
 """Blocks that print their own result: what it must look like (any other prints a count)."""
 

@@ -165,6 +165,7 @@ if TYPE_CHECKING:
         ToolDescriptionError as ToolDescriptionError,
         ToolNameCollisionError as ToolNameCollisionError,
         ToolretError as ToolretError,
+        ToolSchemaError as ToolSchemaError,
         ToolTextError as ToolTextError,
         UnknownCoreToolError as UnknownCoreToolError,
     )

@@ -4,11 +4,13 @@ Tools are ordered by domain rank (stable within a domain), so any subset comes o
 domain-grouped and byte-stable. Bad input fails here, when the catalog is built, never at
 request time.
 
-One exception: a tool the application did not write (``Tool.third_party``: an MCP server's
-listing, provider tool JSON) is kept with a thin description, because the application cannot
-fix it; the catalog lists it in ``warnings`` and logs one summary line for all of them on the
-``toolret.catalog`` logger (quiet it there without hiding an outage, which ``toolret.selection``
-and ``toolret.worker`` report). Invalid names and duplicates are refused whoever wrote the tool.
+Whose tool it is decides what a fault its author must fix costs. A tool the application did not
+write (``Tool.third_party``: an MCP server's listing, provider tool JSON) is kept with a thin
+description or an input schema model providers refuse (``toolret._input_schema``), because the
+application cannot fix it; the catalog lists it in ``warnings`` and logs one summary line per
+kind on the ``toolret.catalog`` logger (quiet it there without hiding an outage, which
+``toolret.selection`` and ``toolret.worker`` report). The application's own tool is refused for
+either. Invalid names, duplicates and unsafe characters are refused whoever wrote the tool.
 
 Domains are ordered as ``domain_rank`` says, and otherwise in the order they first appear.
 
@@ -29,12 +31,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal, Self
 
+from toolret._input_schema import schema_problem
 from toolret._tool import DEFAULT_TEMPLATE, Document, Role, Tool
 from toolret.errors import (
     AllowedToolsError,
     DuplicateToolError,
     InvalidToolNameError,
     ToolDescriptionError,
+    ToolSchemaError,
     ToolTextError,
     UnknownCoreToolError,
 )
@@ -44,7 +48,7 @@ __all__ = ["MIN_DESCRIPTION_LENGTH", "Catalog", "CatalogWarning", "allowed_patte
 log = logging.getLogger("toolret.catalog")
 
 NAMED_IN_SUMMARY = 3
-"""Thin tools the log line names before "and N more": the full list is ``catalog.warnings``."""
+"""Tools a summary line names before "and N more": the full list is ``catalog.warnings``."""
 MIN_DESCRIPTION_LENGTH = 40
 VALID_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 UNSAFE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -57,9 +61,9 @@ ALLOWED_ENTRY = re.compile(r"^(?:[A-Za-z0-9_-]{1,64}|[A-Za-z0-9_-]{0,63}\*)$")
 """An ``allowed`` entry: a tool name, or a prefix followed by ``*`` (``github__*``; ``*`` alone
 allows every tool)."""
 LOGGED_SUMMARIES = 1024
-"""Thin-description summaries remembered as logged: a catalog built again with the same thin
-tools (a service rebuilding a registered catalog, a gateway listing its fleet again) is not
-logged again; a change to them is."""
+"""Warning summaries remembered as logged: a catalog built again with the same warnings (a
+service rebuilding a registered catalog, a gateway listing its fleet again) is not logged
+again; a change to them is."""
 KEPT_CUTS = 64
 """Cuts (``Catalog.only``) a catalog keeps built, least recently used beyond that rebuilt: a
 cut's lexical index and ranking query are built once, like its catalog's."""
@@ -69,13 +73,16 @@ cut's lexical index and ranking query are built once, like its catalog's."""
 class CatalogWarning:
     """Something wrong with a tool that the catalog keeps because the application cannot fix it.
 
-    ``kind`` says what (``thin_description``: an empty or too-thin description of a third-party
-    tool); ``message`` says what it costs and what the application can do instead.
+    ``kind`` says what: ``thin_description``, an empty or too-thin description of a third-party
+    tool; ``invalid_schema``, its input schema is one model providers refuse, and ``pointer`` is
+    where in it (a JSON pointer). ``message`` says what it costs and what the application can do
+    instead.
     """
 
     tool: str
-    kind: Literal["thin_description"]
+    kind: Literal["thin_description", "invalid_schema"]
     message: str
+    pointer: str | None = None
 
 
 class Catalog:
@@ -84,8 +91,9 @@ class Catalog:
     ``core`` names tools that are always bound, in addition to tools built with ``core=True``.
     ``domain_rank`` orders domains; domains it does not name follow, in the order they first
     appear (by default every domain is ordered so). Raises a ``CatalogError`` subclass naming
-    the tool and what to fix. A third-party tool's thin description is not raised but listed in
-    ``warnings``, and the catalog logs one line for all of them (``toolret.catalog``).
+    the tool and what to fix. A third-party tool's thin description or refused input schema is
+    not raised but listed in ``warnings``, and the catalog logs one line per kind
+    (``toolret.catalog``).
     """
 
     def __init__(
@@ -100,11 +108,9 @@ class Catalog:
         seen: set[str] = set()
         warnings: list[CatalogWarning] = []
         for tool in given:
-            warning = _validate(tool, seen, min_description_length)
-            if warning is not None:
-                warnings.append(warning)
+            warnings += _validate(tool, seen, min_description_length)
         if warnings:
-            _log_thin(warnings, len(given))
+            _log_warnings(warnings, len(given))
         core_names = set(core)
         unknown = sorted(core_names - seen)
         if unknown:
@@ -282,11 +288,22 @@ def _first_seen(domains: Iterable[str]) -> tuple[str, ...]:
 
 
 _logged: OrderedDict[int, None] = OrderedDict()
+_SUMMARIES = {
+    "thin_description": (
+        "third-party with a thin description",
+        "kept, but they rank worse; `toolret lint --catalog ...` says what to add",
+    ),
+    "invalid_schema": (
+        "third-party with an input schema model providers refuse",
+        "kept, but a request that sends one fails at the provider; leave them out with "
+        "allowed=[...], or ask their authors",
+    ),
+}
 
 
-def _log_thin(warnings: Sequence[CatalogWarning], tools: int) -> None:
-    """One line for every thin third-party description of a catalog, however many; once per
-    set of warnings, however often the same catalog is built (``LOGGED_SUMMARIES``)."""
+def _log_warnings(warnings: Sequence[CatalogWarning], tools: int) -> None:
+    """One line per kind of warning of a catalog, however many tools; once per set of
+    warnings, however often the same catalog is built (``LOGGED_SUMMARIES``)."""
     signature = hash((tools, tuple(warnings)))
     if signature in _logged:
         _logged.move_to_end(signature)
@@ -294,23 +311,26 @@ def _log_thin(warnings: Sequence[CatalogWarning], tools: int) -> None:
     _logged[signature] = None
     if len(_logged) > LOGGED_SUMMARIES:
         _logged.popitem(last=False)
-    names = [warning.tool for warning in warnings]
-    shown = ", ".join(names[:NAMED_IN_SUMMARY])
-    more = len(names) - NAMED_IN_SUMMARY
-    log.warning(
-        "toolret: %d of %d tools are third-party with a thin description (%s%s): kept, but "
-        "they rank worse; `toolret lint --catalog ...` says what to add, and the list is in "
-        "catalog.warnings",
-        len(names),
-        tools,
-        shown,
-        f" and {more} more" if more > 0 else "",
-    )
+    for kind, (what, cost) in _SUMMARIES.items():
+        names = list(dict.fromkeys(w.tool for w in warnings if w.kind == kind))
+        if not names:
+            continue
+        shown = ", ".join(names[:NAMED_IN_SUMMARY])
+        more = len(names) - NAMED_IN_SUMMARY
+        log.warning(
+            "toolret: %d of %d tools are %s (%s%s): %s; the list is in catalog.warnings",
+            len(names),
+            tools,
+            what,
+            shown,
+            f" and {more} more" if more > 0 else "",
+            cost,
+        )
 
 
-def _validate(tool: Tool, seen: set[str], min_description_length: int) -> CatalogWarning | None:
-    """Raise for what makes ``tool`` unusable; return the warning for a third-party tool's thin
-    description."""
+def _validate(tool: Tool, seen: set[str], min_description_length: int) -> list[CatalogWarning]:
+    """Raise for what makes ``tool`` unusable; return the warnings for a third-party tool's
+    thin description or refused input schema."""
     _check_characters(tool)
     if not VALID_NAME.match(tool.name):
         raise InvalidToolNameError(
@@ -324,26 +344,47 @@ def _validate(tool: Tool, seen: set[str], min_description_length: int) -> Catalo
             tool=tool.name,
         )
     seen.add(tool.name)
+    warnings = []
     length = len(tool.description.strip())
-    if length >= min_description_length:
-        return None
-    what = "an empty" if length == 0 else f"a thin ({length}-character)"
-    if tool.third_party:
-        return CatalogWarning(
-            tool.name,
-            "thin_description",
-            f"tool {tool.name!r} has {what} description (under {min_description_length} "
-            "characters), so retrieval finds it by little more than its name; it comes from "
-            "outside the application and is kept. Pass keywords={...} or examples={...} for it "
-            "to the adapter, or ask its author for a description saying what it does and when "
-            "to use it",
+    if length < min_description_length:
+        what = "an empty" if length == 0 else f"a thin ({length}-character)"
+        if not tool.third_party:
+            raise ToolDescriptionError(
+                f"tool {tool.name!r} has {what} description; write at least "
+                f"{min_description_length} characters saying what it does and when to use it, "
+                "for a reader who does not know the tool exists",
+                tool=tool.name,
+            )
+        warnings.append(
+            CatalogWarning(
+                tool.name,
+                "thin_description",
+                f"tool {tool.name!r} has {what} description (under {min_description_length} "
+                "characters), so retrieval finds it by little more than its name; it comes "
+                "from outside the application and is kept. Pass keywords={...} or "
+                "examples={...} for it to the adapter, or ask its author for a description "
+                "saying what it does and when to use it",
+            )
         )
-    raise ToolDescriptionError(
-        f"tool {tool.name!r} has {what} description; write at least "
-        f"{min_description_length} characters saying what it does and when to use it, "
-        "for a reader who does not know the tool exists",
-        tool=tool.name,
-    )
+    problem = None if tool.input_schema is None else schema_problem(tool.input_schema)
+    if problem is not None:
+        where = f"tool {tool.name!r}, input schema at {problem.pointer or '/'}: {problem.message}"
+        if not tool.third_party:
+            raise ToolSchemaError(
+                f"{where}; fix the schema where the tool is defined",
+                tool=tool.name,
+                pointer=problem.pointer,
+            )
+        warnings.append(
+            CatalogWarning(
+                tool.name,
+                "invalid_schema",
+                f"{where}. It comes from outside the application and is kept; leave it out "
+                "of requests to such a provider (allowed=[...]), or ask its author to fix it",
+                pointer=problem.pointer,
+            )
+        )
+    return warnings
 
 
 def _check_characters(tool: Tool) -> None:

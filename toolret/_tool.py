@@ -154,7 +154,8 @@ class Tool:
     definition: Any = field(default=None, compare=False, hash=False, repr=False)
     third_party: bool = field(default=False, compare=False, hash=False)
     """Defined outside the application (an MCP server, provider tool JSON): the application
-    cannot edit its description, so a thin one is a ``Catalog.warnings`` entry, not an error."""
+    cannot edit it, so a thin description or an input schema model providers refuse is a
+    ``Catalog.warnings`` entry, not an error."""
 
     @property
     def retrieval_text(self) -> str:

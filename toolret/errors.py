@@ -9,6 +9,7 @@ Every error toolret raises is a ``ToolretError``; each carries the object it is 
     │   ├── InvalidToolNameError     a name model APIs reject ([A-Za-z0-9_-], 1-64 characters)
     │   ├── ToolDescriptionError     an empty or too-thin description (of a tool the app wrote)
     │   ├── ToolTextError            a character Postgres or model APIs cannot carry (NUL, ...)
+    │   ├── ToolSchemaError          an input schema model providers refuse (the app's own tool)
     │   ├── UnknownCoreToolError     a core tool that is not in the catalog
     │   ├── AmbiguousToolNameError   a bare MCP tool name that several servers list
     │   └── CatalogSourceError       tool JSON / MCP listings / a catalog spec that cannot be read
@@ -51,6 +52,7 @@ __all__ = [
     "StoreUnavailableError",
     "ToolDescriptionError",
     "ToolNameCollisionError",
+    "ToolSchemaError",
     "ToolTextError",
     "ToolretError",
     "UnknownCoreToolError",
@@ -105,6 +107,18 @@ class ToolTextError(CatalogError):
         super().__init__(message, tool=tool)
         self.field = field
         self.character = character
+
+
+class ToolSchemaError(CatalogError):
+    """An input schema model providers refuse, of a tool the application wrote: not valid JSON
+    Schema, a root that is not an object, or ``required`` naming a property it does not define.
+
+    ``pointer`` is the JSON pointer of the fault inside the schema (``""`` for the root). A
+    third-party tool's is kept, as a ``Catalog.warnings`` entry."""
+
+    def __init__(self, message: str, *, tool: str, pointer: str) -> None:
+        super().__init__(message, tool=tool)
+        self.pointer = pointer
 
 
 class UnknownCoreToolError(CatalogError):

@@ -1,9 +1,10 @@
 """What every tool-JSON and MCP adapter shares: reading entries, metadata mappings, examples.
 
 Provider formats carry a name, a description and an input schema, nothing more. Their tools are
-taken as written by someone else (``third_party=True``, the default): a thin description is then
-a warning on the catalog rather than an error, since the application cannot edit a server's or a
-provider file's text. Pass ``third_party=False`` for JSON the application writes itself.
+taken as written by someone else (``third_party=True``, the default): a thin description or an
+input schema model providers refuse is then a warning on the catalog rather than an error, since
+the application cannot edit a server's or a provider file's text. Pass ``third_party=False`` for
+JSON the application writes itself.
 
 What toolret adds (domain, category, keywords, example requests) comes in mappings keyed by tool
 name, and example requests may also come from a side file (``load_examples``). A key that names
@@ -125,7 +126,8 @@ def build_catalog(
 
     Keys of every mapping, and ``core`` names, may be a tool's final name or one of its aliases.
     ``third_party`` marks every tool as written outside the application (``Tool.third_party``):
-    a thin description becomes a ``Catalog.warnings`` entry instead of a ``ToolDescriptionError``.
+    a thin description or a refused input schema becomes a ``Catalog.warnings`` entry instead of
+    a ``ToolDescriptionError`` or ``ToolSchemaError``.
     ``ambiguous`` maps a name several tools could be known by to their final names: using it
     raises ``AmbiguousToolNameError`` naming them.
     """
