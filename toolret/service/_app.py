@@ -297,7 +297,8 @@ async def _register(service: Service, request: Request) -> Response:
             "core": len(catalog.core),
             "created": created,
             "warnings": [
-                {"tool": w.tool, "kind": w.kind, "message": w.message} for w in catalog.warnings
+                {"tool": w.tool, "kind": w.kind, "message": w.message, "pointer": w.pointer}
+                for w in catalog.warnings
             ],
             "indexing": indexing.model_dump(),
         },

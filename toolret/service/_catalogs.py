@@ -114,6 +114,8 @@ def build_catalog(registration: CatalogRegistration) -> Catalog:
         options["examples"] = registration.examples
     if registration.keywords:
         options["keywords"] = registration.keywords
+    if registration.third_party is not None:
+        options["third_party"] = registration.third_party
     source = "servers" if registration.format == "mcp" else "tools"
     given = registration.servers if source == "servers" else registration.tools
     if given is None:

@@ -156,14 +156,24 @@ class CatalogRegistration(_Body):
         None, description="Tool name → example requests (any language)"
     )
     keywords: dict[str, list[str]] | None = Field(None, description="Tool name → keywords")
+    third_party: bool | None = Field(
+        None,
+        description="Whether someone else wrote these tools (the default: true). Then a thin "
+        "description or an input schema model providers refuse is a warning and the tool is "
+        "kept; false (tools your application writes): a 422 naming the tool",
+    )
 
 
 class ToolWarning(BaseModel):
-    """A tool kept despite a problem its author must fix (a thin description)."""
+    """A tool kept despite a problem its author must fix: ``thin_description``, or
+    ``invalid_schema`` (an input schema model providers refuse, at ``pointer``)."""
 
     tool: str
     kind: str
     message: str
+    pointer: str | None = Field(
+        None, description="Where in the tool's input schema (a JSON pointer; invalid_schema)"
+    )
 
 
 class Indexing(BaseModel):

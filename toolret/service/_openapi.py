@@ -110,8 +110,10 @@ def openapi_document(version: str) -> dict[str, Any]:
                     extra={
                         "403": "The token may not use this name, or the service's database "
                         "role may not register catalogs (`read_only`)",
-                        "422": "Tool JSON a catalog cannot be built from (see `field`)",
-                        "503": "The database cannot store the catalog now",
+                        "422": "Tool JSON a catalog cannot be built from (see `field`); with "
+                        "`third_party: false`, also a thin description or an input schema "
+                        "model providers refuse (`detail` names the tool and the JSON pointer)",
+                        "503": "The database cannot store or index the catalog now (send it again)",
                     },
                     created=True,
                 ),

@@ -316,7 +316,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Tool JSON a catalog cannot be built from (see `field`) */
+                /** @description Tool JSON a catalog cannot be built from (see `field`); with `third_party: false`, also a thin description or an input schema model providers refuse (`detail` names the tool and the JSON pointer) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -325,7 +325,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot store the catalog now */
+                /** @description The database cannot store or index the catalog now (send it again) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -720,6 +720,12 @@ export interface components {
             keywords?: {
                 [key: string]: string[];
             } | null;
+            /**
+             * Third Party
+             * @description Whether someone else wrote these tools (the default: true). Then a thin description or an input schema model providers refuse is a warning and the tool is kept; false (tools your application writes): a 422 naming the tool
+             * @default null
+             */
+            third_party?: boolean | null;
         };
         /**
          * FeedbackRequest
@@ -988,7 +994,8 @@ export interface components {
         };
         /**
          * ToolWarning
-         * @description A tool kept despite a problem its author must fix (a thin description).
+         * @description A tool kept despite a problem its author must fix: ``thin_description``, or
+         *     ``invalid_schema`` (an input schema model providers refuse, at ``pointer``).
          */
         ToolWarning: {
             /** Tool */
@@ -997,6 +1004,12 @@ export interface components {
             kind: string;
             /** Message */
             message: string;
+            /**
+             * Pointer
+             * @description Where in the tool's input schema (a JSON pointer; invalid_schema)
+             * @default null
+             */
+            pointer?: string | null;
         };
         Error: {
             /** @description A stable code (unknown_catalog, ...) */
