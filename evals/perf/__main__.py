@@ -14,6 +14,10 @@
 - ``evals.perf.faults``: the fault matrix — each fault produced for real (Postgres stopped and
   restarted, a stuck query, an exhausted pool, an unmigrated database, Redis down, a worker
   killed mid-reindex, a stale embedded server) → mode, reason, worst latency.
+- ``evals.perf.restarts``: the first selection after Postgres restarted under an idle pool,
+  and what the pool's closed-connection check costs a selection against ``pool_pre_ping``.
+- ``evals.perf.schemas``: checking a fleet's input schemas as a catalog is built, jsonschema-rs
+  against python-jsonschema.
 - ``evals.perf.replication``: a corpus published on a primary, selected on a streaming
   replica behind it: ``not_indexed`` until the replica has it, never a wrong selection.
 - ``evals.perf.load``: a long message (100 to 64,000 characters) uncut and cut to the window; a
@@ -43,6 +47,8 @@ from evals.perf import (
     load,
     reindex,
     replication,
+    restarts,
+    schemas,
     select,
     typescript,
 )
@@ -55,6 +61,8 @@ def main() -> int:
     sys.argv = sys.argv[:1]
     reindex.main()
     status = faults.main([]) or status
+    status = restarts.main([]) or status
+    status = schemas.main([]) or status
     status = replication.main([]) or status
     status = load.main([]) or status
     status = http.main([]) or status

@@ -202,7 +202,7 @@ async def client_on(
 async def postgres_down_and_back(
     server: Server, url: str, catalog: Catalog, embedder: Embedder
 ) -> list[Row]:
-    async with client_on(url, embedder) as client:
+    async with client_on(url, embedder, reuse=0) as client:  # each selection asks the database
         healthy = await _traffic(client, catalog, 96)
         await asyncio.to_thread(server.stop, "immediate")
         down = await _traffic(client, catalog, 96)
