@@ -126,15 +126,15 @@ async def test_without_toolret_every_tool_is_sent(server: FakeLLM) -> None:
 
 async def test_find_tools_enables_what_it_found_for_the_next_call(server: FakeLLM) -> None:
     asked = {"capabilities": ["show the deals as a kanban board"]}
-    server.reply(RESPONSES, responses_response([call("c1", FIND_TOOLS_NAME, asked),
-                                                call("c2", "find_records", {"query": "x"})]))  # fmt: skip
+    both = [call("c1", FIND_TOOLS_NAME, asked), call("c2", "find_records", {"query": "x"})]
+    server.reply(RESPONSES, responses_response(both))
     server.reply(RESPONSES, responses_response([call("c3", "create_view", {"name": "deals"})]))
     server.reply(RESPONSES, responses_response([text("Here is your board.")]))
 
     result = await Runner.run(agent_with(server, retrieval()), ARABIC)
 
     assert result.final_output == "Here is your board."
-    first, second, third = map(sent_tools, server.bodies(RESPONSES))
+    first, second, _third = map(sent_tools, server.bodies(RESPONSES))
     assert "create_view" not in first
     assert "create_view" in second
     outputs = [i for i in server.bodies(RESPONSES)[-1]["input"]
@@ -199,8 +199,8 @@ async def test_a_tool_that_disables_itself_stays_disabled(server: FakeLLM) -> No
                         description_override=delete_record.description,
                         is_enabled=False)  # fmt: skip
     server.reply(RESPONSES, responses_response([text("Done.")]))
-    agent = Agent(name="crm", model=model(server), tools=tools.tools([find_records, off, *TOOLS[2:]]),
-                  hooks=tools)  # fmt: skip
+    listed = tools.tools([find_records, off, *TOOLS[2:]])
+    agent = Agent(name="crm", model=model(server), tools=listed, hooks=tools)
     await Runner.run(agent, ARABIC)
     assert "delete_record" not in sent_tools(server.bodies(RESPONSES)[0])
 

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from openai.types.chat import ChatCompletionFunctionToolParam
-from pydantic_ai import Agent
 from fastmcp.client import Client
 from fastmcp.client.transports import StdioTransport
+from openai.types.chat import ChatCompletionFunctionToolParam
+from pydantic_ai import Agent
 from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.providers.openai import OpenAIProvider
@@ -94,7 +94,9 @@ def call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
 
 async def test_every_step_gets_core_plus_top_k_and_one_embedding(server: FakeLLM) -> None:
     embedder = CountingEmbedder()
-    server.reply(CHAT, chat_completion(tool_calls=[call("c1", "delete_record", {"record_id": "42"})]))
+    server.reply(
+        CHAT, chat_completion(tool_calls=[call("c1", "delete_record", {"record_id": "42"})])
+    )
     server.reply(CHAT, chat_completion("Deleted."))
     agent = agent_with(server, retrieval(embedder))
 
@@ -102,7 +104,11 @@ async def test_every_step_gets_core_plus_top_k_and_one_embedding(server: FakeLLM
 
     assert result.output == "Deleted."
     first, second = server.bodies(CHAT)
-    assert sent_tools(first) == sent_tools(second) == ["find_records", FIND_TOOLS_NAME, "delete_record"]
+    assert (
+        sent_tools(first)
+        == sent_tools(second)
+        == ["find_records", FIND_TOOLS_NAME, "delete_record"]
+    )
     assert embedder.queries.count(ARABIC) == 1  # two steps, one query embedding
     assert server.rejections == []
 
@@ -116,8 +122,8 @@ async def test_without_the_capability_every_tool_is_sent(server: FakeLLM) -> Non
 
 async def test_find_tools_reaches_a_tool_that_was_not_selected(server: FakeLLM) -> None:
     asked = {"capabilities": ["show the deals as a kanban board"]}
-    server.reply(CHAT, chat_completion(tool_calls=[call("c1", FIND_TOOLS_NAME, asked),
-                                                   call("c2", "find_records", {"query": "x"})]))  # fmt: skip
+    both = [call("c1", FIND_TOOLS_NAME, asked), call("c2", "find_records", {"query": "x"})]
+    server.reply(CHAT, chat_completion(tool_calls=both))
     server.reply(CHAT, chat_completion(tool_calls=[call("c3", "create_view", {"name": "deals"})]))
     server.reply(CHAT, chat_completion("Here is your board."))
     agent = agent_with(server, retrieval())
@@ -125,7 +131,7 @@ async def test_find_tools_reaches_a_tool_that_was_not_selected(server: FakeLLM) 
     result = await agent.run(ARABIC)
 
     assert result.output == "Here is your board."
-    first, second, third = map(sent_tools, server.bodies(CHAT))
+    first, second, _third = map(sent_tools, server.bodies(CHAT))
     assert "create_view" not in first
     assert second[: len(first)] == first
     assert "create_view" in second
@@ -183,7 +189,7 @@ async def test_with_toolret_down_the_turn_completes_with_every_tool(server: Fake
     assert result.output == "Done."
     for body in server.bodies(CHAT):
         assert sorted(sent_tools(body)) == sorted([*NAMES, FIND_TOOLS_NAME])
-    answer = [m for m in server.bodies(CHAT)[1]["messages"] if m["role"] == "tool"][0]
+    answer = next(m for m in server.bodies(CHAT)[1]["messages"] if m["role"] == "tool")
     assert "continue with the tools you have" in json.loads(answer["content"])["error"]
     assert server.rejections == []
 

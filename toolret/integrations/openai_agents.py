@@ -90,7 +90,7 @@ class _Run:
     input: list[TResponseInputItem] = field(default_factory=list)
     output: list[Any] = field(default_factory=list)
     calls: int = 0
-    bound: tuple[int, asyncio.Future[frozenset[str]]] | None = None
+    bound: tuple[int, frozenset[str] | asyncio.Future[frozenset[str]]] | None = None
 
 
 class ToolRetrieval(AgentHooks[Any]):
@@ -145,9 +145,16 @@ class ToolRetrieval(AgentHooks[Any]):
     # -- the hooks ----------------------------------------------------------------------------
 
     async def on_start(self, context: RunContextWrapper[Any], agent: Agent[Any]) -> None:
-        """Build the catalog of the agent's tools as the run starts."""
-        if self.catalog is not None:
-            return
+        """Build the catalog of the agent's tools as the run starts, and select for the run's
+        latest user message, so the first call's checks read it at once (docs/decisions.md,
+        "Framework integrations: what a turn adds")."""
+        catalog = self.catalog or await self._listed(context, agent)
+        if catalog is not None and self._wired(agent):
+            await self._selections.select(catalog, latest_human_text(context.turn_input))
+
+    async def _listed(self, context: RunContextWrapper[Any], agent: Agent[Any]) -> Catalog | None:
+        """The catalog of the agent's function tools and its MCP servers' tools (None when they
+        cannot be listed or make no catalog: every tool is then enabled)."""
         try:
             functions = [t for t in agent.tools if isinstance(t, FunctionTool)]
             definitions = [_definition(t) for t in functions if t.name != FIND_TOOLS_NAME]
@@ -167,6 +174,7 @@ class ToolRetrieval(AgentHooks[Any]):
             self._agents.pop(key, None)
         else:  # kept while the agent lives (an Agent is not hashable)
             self._agents[key] = (weakref.ref(agent, lambda _: self._agents.pop(key, None)), catalog)
+        return catalog
 
     async def on_llm_start(
         self,
@@ -232,13 +240,21 @@ class ToolRetrieval(AgentHooks[Any]):
         return getattr(agent, "hooks", None) is self
 
     async def _bound(self, context: RunContextWrapper[Any], catalog: Catalog) -> frozenset[str]:
-        """The names this model call binds, computed once per call of the run (the checks of
-        one call run concurrently)."""
+        """The names this model call binds, computed once per call of the run (the SDK checks
+        every tool of one call concurrently): at once when the turn's selection is kept (the
+        run's start selected it), else from one shared ``select``."""
         run = self._run(context)
         if run.bound is None or run.bound[0] != run.calls:
             transcript = self._transcript(run, context)
-            run.bound = (run.calls, asyncio.ensure_future(self._names(catalog, transcript)))
-        return await asyncio.shield(run.bound[1])
+            kept = self._selections.kept(catalog, latest_human_text(transcript))
+            if kept is not None:
+                run.bound = (run.calls, frozenset(bound_names(catalog, kept, transcript)))
+            else:
+                run.bound = (run.calls, asyncio.ensure_future(self._names(catalog, transcript)))
+        names = run.bound[1]
+        if isinstance(names, frozenset):
+            return names
+        return names.result() if names.done() else await asyncio.shield(names)
 
     async def _names(self, catalog: Catalog, transcript: Sequence[Any]) -> frozenset[str]:
         selection = await self._selections.select(catalog, latest_human_text(transcript))

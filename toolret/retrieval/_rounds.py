@@ -93,12 +93,20 @@ class TurnSelections:
         self._kept: OrderedDict[tuple[int, str], tuple[Catalog, Selection]] = OrderedDict()
         self._pending: dict[tuple[int, str], asyncio.Future[Selection]] = {}
 
-    async def select(self, catalog: Catalog, text: str) -> Selection:
+    def kept(self, catalog: Catalog, text: str) -> Selection | None:
+        """The selection kept for this catalog and message, if any (no waiting)."""
         key = (id(catalog), text)
         kept = self._kept.get(key)
-        if kept is not None and kept[0] is catalog:
-            self._kept.move_to_end(key)
-            return kept[1]
+        if kept is None or kept[0] is not catalog:
+            return None
+        self._kept.move_to_end(key)
+        return kept[1]
+
+    async def select(self, catalog: Catalog, text: str) -> Selection:
+        kept = self.kept(catalog, text)
+        if kept is not None:
+            return kept
+        key = (id(catalog), text)
         pending = self._pending.get(key)
         if pending is None:
             pending = asyncio.ensure_future(self.retriever.select(catalog, text, k=self.k))

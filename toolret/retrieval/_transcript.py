@@ -192,7 +192,9 @@ def _each_call(item: Any) -> Iterator[ToolCall]:
         )
     if field(item, "kind") == "response":
         for part in blocks(item):
-            if field(part, "part_kind") == _CALL and isinstance(name := field(part, "tool_name"), str):
+            if field(part, "part_kind") == _CALL and isinstance(
+                name := field(part, "tool_name"), str
+            ):
                 yield ToolCall(_id(field(part, "tool_call_id")), name, field(part, "args"))
         return
     if (field(item, "role") or field(item, "type")) not in _ASSISTANT:
