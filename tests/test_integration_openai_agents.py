@@ -227,3 +227,33 @@ def test_a_catalog_from_agents_sdk_tools_keeps_their_names_and_schemas() -> None
     catalog = catalog_from_openai_agents(TOOLS, core=["find_records"])
     assert catalog.names == NAMES
     assert catalog["delete_record"].input_schema["required"] == ["record_id"]
+
+
+async def test_an_approved_call_to_a_found_tool_runs_after_the_run_resumes(server: FakeLLM) -> None:
+    """A tool find_tools found, called and held for approval: the run resumed from its state
+    (where no hook saw the find) still has the tool, and the approved call runs."""
+    ran: list[str] = []
+
+    @function_tool(needs_approval=True)
+    def create_view(name: str) -> str:
+        """Create a saved view of an object: a table or kanban board with filters and grouping."""
+        ran.append(name)
+        return "created"
+
+    tools = retrieval()
+    listed = tools.tools([*TOOLS[:-1], create_view])
+    agent = Agent(name="crm", model=model(server), tools=listed, hooks=tools)
+    asked = {"capabilities": ["show the deals as a kanban board"]}
+    server.reply(RESPONSES, responses_response([call("c1", FIND_TOOLS_NAME, asked)]))
+    server.reply(RESPONSES, responses_response([call("c2", "create_view", {"name": "deals"})]))
+    server.reply(RESPONSES, responses_response([text("Done.")]))
+
+    paused = await Runner.run(agent, ARABIC)
+    assert [item.tool_name for item in paused.interruptions] == ["create_view"]
+    state = paused.to_state()
+    state.approve(paused.interruptions[0])
+    result = await Runner.run(agent, state)
+
+    assert result.final_output == "Done."
+    assert ran == ["deals"]
+    assert server.rejections == []

@@ -17,7 +17,9 @@ called; tools the catalog does not know stay enabled. The calls of one run share
 and one query embedding, and concurrent ``is_enabled`` checks share one ``select``.
 
 Fail-open: whatever fails (the catalog, the retriever, an MCP listing), every tool is enabled;
-an agent whose hooks are not this object gets every tool too, and a warning that says so. There
+an agent whose hooks are not this object gets every tool too, and a warning that says so. A run
+resumed from its ``RunState`` (after an approval) is never narrowed before its first model call,
+so an approved call finds its tool, even one find_tools found before the pause. There
 is no cache-stable option: the SDK sends tools in the agent's order (MCP tools first), so a tool
 enabled later lands inside the list, not at its end.
 The SDK is an optional extra: ``pip install 'toolret[openai-agents]'``.
@@ -121,6 +123,7 @@ class ToolRetrieval(AgentHooks[Any]):
             weakref.WeakKeyDictionary()
         )
         self._calls: LRUCache[str, _Run] = LRUCache(_KEPT)
+        self._started: dict[int, weakref.ref[Any]] = {}
         self._answers: LRUCache[str, str] = LRUCache(_KEPT)
 
     # -- what the agent is given --------------------------------------------------------------
@@ -148,6 +151,8 @@ class ToolRetrieval(AgentHooks[Any]):
         """Build the catalog of the agent's tools as the run starts, and select for the run's
         latest user message, so the first call's checks read it at once (docs/decisions.md,
         "Framework integrations: what a turn adds")."""
+        usage, key = context.usage, id(context.usage)  # the run's, shared with its context
+        self._started[key] = weakref.ref(usage, lambda _: self._started.pop(key, None))
         catalog = self.catalog or await self._listed(context, agent)
         if catalog is not None and self._wired(agent):
             await self._selections.select(catalog, latest_human_text(context.turn_input))
@@ -244,6 +249,8 @@ class ToolRetrieval(AgentHooks[Any]):
         every tool of one call concurrently): at once when the turn's selection is kept (the
         run's start selected it), else from one shared ``select``."""
         run = self._run(context)
+        if not run.calls and not self._fresh(context):  # resumed: never narrowed
+            return frozenset(catalog.names)
         if run.bound is None or run.bound[0] != run.calls:
             transcript = self._transcript(run, context)
             kept = self._selections.kept(catalog, latest_human_text(transcript))
@@ -259,6 +266,13 @@ class ToolRetrieval(AgentHooks[Any]):
     async def _names(self, catalog: Catalog, transcript: Sequence[Any]) -> frozenset[str]:
         selection = await self._selections.select(catalog, latest_human_text(transcript))
         return frozenset(bound_names(catalog, selection, transcript))
+
+    def _fresh(self, context: RunContextWrapper[Any]) -> bool:
+        """True when ``on_start`` began this run. A run resumed from a ``RunState`` (after an
+        approval) starts without it, and the SDK shows no hook what its first part called: it
+        gets every tool until its first model call, so an approved call always finds its tool."""
+        started = self._started.get(id(context.usage))
+        return started is not None and started() is context.usage
 
     def _transcript(self, run: _Run, context: RunContextWrapper[Any]) -> list[Any]:
         """The run's transcript so far: the last call's input and output, and the answers of its
