@@ -227,3 +227,35 @@ def test_a_catalog_from_pydantic_ai_tools_keeps_their_names_and_schemas() -> Non
     assert catalog.names == NAMES
     assert catalog["delete_record"].input_schema["required"] == ["record_id"]
     assert [tool.name for tool in catalog.core] == ["find_records"]
+
+
+async def test_an_approved_call_to_a_found_tool_runs_in_the_next_run(server: FakeLLM) -> None:
+    """A tool find_tools found, called and deferred for approval: the run that carries the
+    approval reads the find and the call from the history, so the tool is still there."""
+    from pydantic_ai import DeferredToolRequests, DeferredToolResults, Tool
+
+    ran: list[str] = []
+
+    def create_view(name: str) -> str:
+        """Create a saved view of an object: a table or kanban board with filters and grouping."""
+        ran.append(name)
+        return "created"
+
+    provider = OpenAIProvider(base_url=f"{server.url}/v1", api_key="test")
+    tools = [*TOOLS[:-1], Tool(create_view, requires_approval=True)]
+    agent = Agent(OpenAIChatModel("gpt-fake", provider=provider), tools=tools,
+                  output_type=[str, DeferredToolRequests], capabilities=[retrieval()])  # fmt: skip
+    asked = {"capabilities": ["show the deals as a kanban board"]}
+    server.reply(CHAT, chat_completion(tool_calls=[call("c1", FIND_TOOLS_NAME, asked)]))
+    server.reply(CHAT, chat_completion(tool_calls=[call("c2", "create_view", {"name": "deals"})]))
+    server.reply(CHAT, chat_completion("Done."))
+
+    paused = await agent.run(ARABIC)
+    assert isinstance(paused.output, DeferredToolRequests)
+    approvals = {part.tool_call_id: True for part in paused.output.approvals}
+    results = DeferredToolResults(approvals=approvals)
+    result = await agent.run(message_history=paused.all_messages(), deferred_tool_results=results)
+
+    assert result.output == "Done."
+    assert ran == ["deals"]
+    assert server.rejections == []
