@@ -55,7 +55,7 @@ from toolret.retrieval._find_tools import (
     find_tools_description,
 )
 from toolret.retrieval._rounds import TurnSelections, bound_names
-from toolret.retrieval._transcript import field as read_field, latest_human_text
+from toolret.retrieval._transcript import field as read_field, latest_human_text, tool_calls
 
 try:
     from agents import Agent, AgentBase, AgentHooks, FunctionTool, RunContextWrapper, Tool
@@ -196,9 +196,9 @@ class ToolRetrieval(AgentHooks[Any]):
         run = self._run(context)
         run.output = list(response.output)
         run.calls += 1
-        for item in run.output:
-            if read_field(item, "type") == "function_call" and item.name == FIND_TOOLS_NAME:
-                self._calls[item.call_id] = run
+        for call in tool_calls(run.output):  # output items as objects or dicts
+            if call.name == FIND_TOOLS_NAME and call.id is not None:
+                self._calls[call.id] = run
 
     # -- enabling -----------------------------------------------------------------------------
 
@@ -280,10 +280,9 @@ class ToolRetrieval(AgentHooks[Any]):
         if not run.calls:
             return list(context.turn_input)
         answers = [
-            {"type": "function_call_output", "call_id": item.call_id, "output": answer}
-            for item in run.output
-            if read_field(item, "type") == "function_call"
-            and (answer := self._answers.get(item.call_id)) is not None
+            {"type": "function_call_output", "call_id": call.id, "output": answer}
+            for call in tool_calls(run.output)
+            if call.id is not None and (answer := self._answers.get(call.id)) is not None
         ]
         return [*run.input, *run.output, *answers]
 
