@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -87,7 +88,8 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLM]:
 
 def test_every_provider_block_is_run_here() -> None:
     markers = ["client = ToolRetrievalClient()", "anthropic_tools(", "responses_tools(",
-               "generate_content(", "create_agent("]  # fmt: skip
+               "generate_content(", "create_agent(", "capabilities=[retrieval]",
+               "hooks=retrieval"]  # fmt: skip
     assert len(BLOCKS) == len(markers)
     for marker in markers:
         assert block(marker).startswith("# talks to ")
@@ -311,4 +313,97 @@ async def test_the_langchain_agent_runs_find_tools_as_a_real_tool(server: FakeLL
     first, second = ([t["function"]["name"] for t in body["tools"]] for body in server.bodies(CHAT))
     assert first[:3] == second[:3] == ["inspect_schema", "find_records", "find_tools"]
     assert second[: len(first)] == first
+    assert "create_view" in second
+
+
+# -- PydanticAI and the OpenAI Agents SDK ------------------------------------------------------
+
+CRM_FUNCTIONS = {
+    "inspect_schema": "Show the objects of the workspace and the fields on each, with their types.",
+    "find_records": "Search records of any object by text or by field values and return rows.",
+    "delete_record": "Permanently delete one record, such as a contact or a company, from the CRM.",
+    "create_record": "Create a new record, such as a contact, a company or a deal, with fields.",
+    "add_comment": "Write a comment on a record so teammates see a note in its timeline.",
+    "create_task": "Create a to-do task with a due date and an assignee, linked to a record.",
+    "create_view": "Create a saved view of an object: a table or kanban board with filters.",
+    "export_records": "Export the records of an object to a CSV file the user can download.",
+}
+
+
+def functions(decorate: Any = None) -> list[Any]:
+    """The CRM tools as plain functions with docstrings (``decorate``: the SDK's decorator)."""
+    made = []
+    for name, doc in CRM_FUNCTIONS.items():
+
+        def tool(query: str) -> str:
+            return "ok"
+
+        tool.__name__ = tool.__qualname__ = name
+        tool.__doc__ = doc
+        made.append(decorate(tool) if decorate else tool)
+    return made
+
+
+def find_then_call(call: Any, text: Any) -> list[Any]:
+    """A find_tools call beside another call, then a call to what it found, then an answer."""
+    kanban = {"capabilities": ["show the deals as a kanban board"]}
+    return [[call("c1", "find_tools", kanban), call("c2", "find_records", {"query": "acme"})],
+            [call("c3", "create_view", {"query": "deals"})], [text("Done.")]]  # fmt: skip
+
+
+def responses_call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "function_call", "id": f"fc_{call_id}", "call_id": call_id, "name": name,
+            "arguments": json.dumps(arguments), "status": "completed"}  # fmt: skip
+
+
+def responses_text(words: str) -> dict[str, Any]:
+    return {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+            "content": [{"type": "output_text", "text": words, "annotations": []}]}  # fmt: skip
+
+
+def declared(body: dict[str, Any]) -> list[str]:
+    """The function tools a Responses request declares: its tools, then any added mid-way."""
+    added = [t for item in body["input"] if item.get("type") == "additional_tools"
+             for t in item["tools"]]  # fmt: skip
+    return [tool["name"] for tool in [*body["tools"], *added]]
+
+
+async def test_the_pydantic_ai_agent_narrows_and_finds_across_a_conversation(
+    server: FakeLLM,
+) -> None:
+    for output in [*find_then_call(responses_call, responses_text), [responses_text("Here.")]]:
+        server.reply(RESPONSES, responses_response(output))
+
+    namespace = await run(block("capabilities=[retrieval]"), tools=functions())
+
+    assert namespace["later"].output == "Here."
+    assert server.rejections == []
+    first, second, _third, fourth = map(declared, server.bodies(RESPONSES))
+    assert first[:3] == ["inspect_schema", "find_records", "find_tools"]
+    assert len(first) == 3 + 3  # core, find_tools and k = 3 of the 8
+    assert "create_view" not in first
+    assert second[: len(first)] == first
+    assert "create_view" in second  # found, then called
+    assert fourth[: len(first)] == first  # stable: the next turn extends the list
+
+
+async def test_the_agents_sdk_agent_narrows_function_and_mcp_tools(
+    server: FakeLLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agents import function_tool
+
+    monkeypatch.setenv("OPENAI_AGENTS_DISABLE_TRACING", "1")  # no exporter to the real API
+    for output in find_then_call(responses_call, responses_text):
+        server.reply(RESPONSES, responses_response(output))
+    mailbox = [sys.executable, "-m", "tests.support.mcp_upstreams", "beta"]
+    params = {"command": mailbox[0], "args": mailbox[1:], "cwd": str(REPO)}
+
+    namespace = await run(block("hooks=retrieval"), tools=functions(function_tool), params=params)
+
+    assert namespace["result"].final_output == "Done."
+    assert server.rejections == []
+    first, second, _ = map(declared, server.bodies(RESPONSES))
+    assert not {"send_email", "search_mail"} & set(first)  # an MCP server's tools, narrowed too
+    assert len(first) == 2 + 3 + 1  # core, k = 3 of the 10, find_tools
+    assert "create_view" not in first
     assert "create_view" in second

@@ -117,3 +117,21 @@ async def test_the_in_memory_retriever_reads_mode_and_k_from_the_environment(
     assert (retriever.mode, retriever.k) == ("bm25", 3)
     assert "tool_007" in selection.names
     assert len(selection.names) == 1 + 3
+
+
+async def test_concurrent_askers_of_one_turn_share_one_select(embedder: CountingEmbedder) -> None:
+    """A framework checks every tool of a model call at once (the Agents SDK's is_enabled):
+    they share one selection, and one query embedding."""
+    import asyncio
+
+    from toolret.retrieval._rounds import TurnSelections
+
+    retriever = InMemoryRetriever(embedder, k=2)
+    await retriever.index(crm_catalog())
+    turns = TurnSelections(retriever)
+    catalog = crm_catalog()
+    text = "Delete the duplicate contact for Acme"
+    selections = await asyncio.gather(*(turns.select(catalog, text) for _ in range(20)))
+    assert len({id(selection) for selection in selections}) == 1
+    assert embedder.queries.count(text) == 1
+    assert turns.kept(catalog, text) is selections[0]

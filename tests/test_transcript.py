@@ -155,3 +155,49 @@ def test_every_reader_reads_objects_and_dicts_alike(shape: str) -> None:
         assert discovered_tool_names(transcript) == ["create_view"]
         assert called_tool_names(transcript) == ["create_view"]
         assert find_tools_call_count(transcript) == 1
+
+
+def test_pydantic_ai_messages_are_read_as_the_other_shapes() -> None:
+    """PydanticAI's own message objects: the prompt of a request is human, a request of tool
+    returns is not; calls and returns (retry prompts included) pair by id."""
+    from pydantic_ai.messages import (
+        ModelRequest,
+        ModelResponse,
+        RetryPromptPart,
+        SystemPromptPart,
+        ToolCallPart,
+        ToolReturnPart,
+        UserPromptPart,
+    )
+
+    found = '{"results": [{"capability": "board", "tools": [{"name": "create_view"}]}]}'
+    messages = [
+        ModelRequest(
+            parts=[
+                SystemPromptPart("You are a CRM assistant."),
+                UserPromptPart("Delete the duplicate contact"),
+            ]
+        ),
+        ModelResponse(parts=[ToolCallPart("find_tools", {"capabilities": ["board"]}, "c1")]),
+        ModelRequest(parts=[ToolReturnPart("find_tools", found, "c1")]),
+        ModelRequest(parts=[UserPromptPart(["Show the deals", "as a kanban board"])]),
+        ModelResponse(
+            parts=[
+                ToolCallPart("create_view", '{"name": "deals"}', "c2"),
+                ToolCallPart("nope", "{}", "c3"),
+            ]
+        ),
+        ModelRequest(
+            parts=[
+                ToolReturnPart("create_view", "created", "c2"),
+                RetryPromptPart("unknown tool", tool_name="nope", tool_call_id="c3"),
+            ]
+        ),
+    ]
+    assert [is_human_message(m) for m in messages] == [True, False, False, True, False, False]
+    assert latest_human_text(messages) == "Show the deals\nas a kanban board"
+    assert latest_human_text(messages[:3]) == "Delete the duplicate contact"
+    assert [call.name for call in tool_calls(messages)] == ["find_tools", "create_view", "nope"]
+    assert [r.call_id for r in tool_results(messages)] == ["c1", "c2", "c3"]
+    assert discovered_tool_names(messages[:3]) == ["create_view"]
+    assert discovered_tool_names(messages) == []  # forgotten with the next prompt

@@ -27,6 +27,9 @@
   process: p50 latency, an HTTP round trip, throughput at 24 callers, CPU per selection.
 - ``evals.perf.typescript``: a select through the TypeScript client against the same request
   with bare ``fetch``: p50 over distinct messages and over one repeated, in one run.
+- ``evals.perf.integrations``: what PydanticAI's capability and the OpenAI Agents SDK's gates add
+  to a turn, against a bare ``select()`` of the same message (embedding cached): the paired
+  difference in wall and CPU milliseconds.
 - ``evals.perf.gateway``: find_tools through ``toolret gateway`` over stdio and over HTTP
   against ``client.find_tools`` in process: p50 over distinct phrases, ratios and the paired
   difference in ms.
@@ -44,6 +47,7 @@ from evals.perf import (
     fleet_latency as fleet,
     gateway,
     http,
+    integrations,
     load,
     reindex,
     replication,
@@ -66,6 +70,7 @@ def main() -> int:
     status = replication.main([]) or status
     status = load.main([]) or status
     status = http.main([]) or status
+    status = integrations.main([]) or status
     status = gateway.main([]) or status
     return typescript.main([]) or status
 

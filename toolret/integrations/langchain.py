@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypeVar, Unpack
 
@@ -37,7 +36,7 @@ from toolret.retrieval._find_tools import (
     discovered_tool_names,
     find_tools_description,
 )
-from toolret.retrieval._selection import Mode, Reason, Selection
+from toolret.retrieval._rounds import TurnSelections, bound_names
 from toolret.retrieval._stable import StableToolList
 from toolret.retrieval._transcript import latest_human_text
 
@@ -58,7 +57,6 @@ __all__ = ["STATE_KEY", "ToolRetrievalMiddleware", "ToolretState", "catalog_from
 
 STATE_KEY = "toolret_tools"
 _T = TypeVar("_T")
-_CACHED_SELECTIONS = 64
 
 
 class ToolretState(AgentState[Any]):
@@ -101,7 +99,7 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
         self.k = k
         self.stable = stable
         self.stable_limit = stable_limit
-        self._selections: OrderedDict[str, Selection] = OrderedDict()
+        self._selections = TurnSelections(retriever, k)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_lock = threading.Lock()
         self.tools: list[BaseTool] = [self._find_tools_tool()] if find_tools else []
@@ -141,24 +139,10 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
     # -- selection ----------------------------------------------------------------------------
 
     async def select(self, messages: Sequence[Any]) -> list[str]:
-        """The catalog names to bind for this transcript: the selection, then this turn's
-        find_tools discoveries."""
-        selection = await self._selection(latest_human_text(messages))
-        discovered = [name for name in discovered_tool_names(messages) if name in self.catalog]
-        return list(dict.fromkeys([*selection.names, *discovered]))
-
-    async def _selection(self, text: str) -> Selection:
-        cached = self._selections.get(text)
-        if cached is not None:
-            self._selections.move_to_end(text)
-            return cached
-        selection = await self.retriever.select(self.catalog, text, k=self.k)
-        if selection.mode is Mode.FULL and selection.reason is not Reason.BLANK_MESSAGE:
-            return selection  # a failure is not remembered: the next round tries again
-        self._selections[text] = selection
-        if len(self._selections) > _CACHED_SELECTIONS:
-            self._selections.popitem(last=False)
-        return selection
+        """The catalog names to bind for this transcript: the selection, then what this turn's
+        find_tools calls found and the tools it called (``bound_names``)."""
+        selection = await self._selections.select(self.catalog, latest_human_text(messages))
+        return bound_names(self.catalog, selection, messages)
 
     async def bound(self, state: Mapping[str, Any]) -> list[str]:
         """The catalog names the current model call is sent: the conversation's stable list,
@@ -196,7 +180,7 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
         messages = list(state.get("messages", []))
         held = _names(state.get(STATE_KEY))
         stable = StableToolList(self.catalog, held, limit=self.stable_limit)
-        selection = await self._selection(latest_human_text(messages))
+        selection = await self._selections.select(self.catalog, latest_human_text(messages))
         stable.apply(selection)
         stable.extend(name for name in discovered_tool_names(messages) if name in self.catalog)
         return stable.names

@@ -15,6 +15,9 @@ messages), and reads every field the same way (a mapping's key, else an attribut
   ``function_response`` (snake_case or the wire's camelCase), ``text`` parts.
 - LangChain: messages with ``type`` (``human``, ``ai``, ``tool``), ``AIMessage.tool_calls``
   (``name``, ``args``, ``id``), ``ToolMessage.tool_call_id``.
+- PydanticAI: ``ModelRequest`` (``kind: "request"``) with ``user-prompt``, ``tool-return`` and
+  ``retry-prompt`` parts, ``ModelResponse`` (``kind: "response"``) with ``tool-call`` parts
+  (``tool_name``, ``args``, ``tool_call_id``). The OpenAI Agents SDK's items are Responses items.
 
 Anything malformed is skipped; nothing here raises.
 """
@@ -47,6 +50,7 @@ __all__ = [
 _TEXT_PART_TYPES = {"text", "input_text"}
 _TOOL_RESULT_TYPES = {"tool_result", "function_call_output"}
 _ASSISTANT = ("assistant", "ai", "model")
+_PROMPT, _CALL, _RESULT_PARTS = "user-prompt", "tool-call", ("tool-return", "retry-prompt")
 
 
 @dataclass(frozen=True)
@@ -92,19 +96,30 @@ def content_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, Iterable) and not isinstance(content, (bytes, Mapping)):
-        texts = [part if isinstance(part, str) else str(field(part, "text") or "")
-                 for part in content if isinstance(part, str) or _is_text(part)]  # fmt: skip
+        texts = [_part_text(part) for part in content if isinstance(part, str) or _is_text(part)]
         return "\n".join(text for text in texts if text)
     return ""
 
 
+def _part_text(part: Any) -> str:
+    if isinstance(part, str):
+        return part
+    if field(part, "part_kind") == _PROMPT:
+        return content_text(field(part, "content"))
+    return str(field(part, "text") or "")
+
+
 def _is_text(part: Any) -> bool:
     kind = field(part, "type")
+    if field(part, "part_kind") == _PROMPT:
+        return True
     return kind in _TEXT_PART_TYPES or (kind is None and isinstance(field(part, "text"), str))
 
 
 def is_human_message(message: Any) -> bool:
     """True for a message a person wrote; False for tool results sent in a ``user`` message."""
+    if field(message, "kind") == "request":  # PydanticAI: a request holding the user's prompt
+        return any(field(part, "part_kind") == _PROMPT for part in blocks(message))
     role = field(message, "role") or field(message, "type")
     if role not in ("user", "human"):
         return False
@@ -175,6 +190,13 @@ def _each_call(item: Any) -> Iterator[ToolCall]:
             field(item, "arguments"),
             namespace if isinstance(namespace, str) and namespace else None,
         )
+    if field(item, "kind") == "response":
+        for part in blocks(item):
+            if field(part, "part_kind") == _CALL and isinstance(
+                name := field(part, "tool_name"), str
+            ):
+                yield ToolCall(_id(field(part, "tool_call_id")), name, field(part, "args"))
+        return
     if (field(item, "role") or field(item, "type")) not in _ASSISTANT:
         return
     for call in _list(field(item, "tool_calls")):
@@ -197,6 +219,12 @@ def tool_results(messages: Iterable[Any]) -> list[ToolResult]:
 
 
 def _results(item: Any) -> Iterator[ToolResult]:
+    if field(item, "kind") == "request":
+        for part in blocks(item):
+            if field(part, "part_kind") in _RESULT_PARTS:
+                name, content = _name(field(part, "tool_name")), field(part, "content")
+                yield ToolResult(_id(field(part, "tool_call_id")), name, content)
+        return
     kind, role = field(item, "type"), field(item, "role")
     if "tool" in (kind, role):
         name = field(item, "name")

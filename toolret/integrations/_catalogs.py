@@ -1,0 +1,92 @@
+"""Catalogs built from a framework's own tool definitions, once per distinct set of tools.
+
+A framework hands its hook the tools of each step (PydanticAI's ``ToolDefinition``s, the OpenAI
+Agents SDK's function tools and MCP listings). ``CatalogMemo.of`` turns them into a ``Catalog``
+through ``catalog_from_openai`` and keeps the last few: the same names, descriptions and schemas
+give back the same ``Catalog`` object, so a selection and its vectors are reused, and building
+is paid once per change of tools. Core tools the definitions lack are skipped (an MCP server may
+be down) and logged once; a set that cannot become a catalog gives None, logged once, and the
+caller sends every tool.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolret._catalog import Catalog
+from toolret.adapters._openai import catalog_from_openai
+from toolret.adapters._source import ExamplesSource
+
+__all__ = ["CatalogMemo", "Definition", "OnceLog"]
+
+log = logging.getLogger("toolret.selection")
+
+_KEPT = 8
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One tool as a framework defines it: name, description, JSON Schema of its arguments."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+
+    def openai(self) -> dict[str, Any]:
+        function = {"name": self.name, "description": self.description}
+        return {"type": "function", "function": {**function, "parameters": self.parameters}}
+
+
+class OnceLog:
+    """Logs each distinct warning once: a hook runs every round, its cause rarely changes."""
+
+    def __init__(self) -> None:
+        self._seen: set[str] = set()
+
+    def warning(self, message: str) -> None:
+        if message not in self._seen:
+            self._seen.add(message)
+            log.warning(message)
+
+
+class CatalogMemo:
+    """The catalogs of the last few distinct tool sets, with ``core`` and ``examples``."""
+
+    def __init__(self, core: Iterable[str] = (), examples: ExamplesSource = None) -> None:
+        self.core = tuple(core)
+        self.examples = examples
+        self.log = OnceLog()
+        self._kept: OrderedDict[tuple[tuple[str, str], ...], _Kept] = OrderedDict()
+
+    def of(self, definitions: Sequence[Definition]) -> Catalog | None:
+        """The catalog of these tools (None when they cannot make one)."""
+        key = tuple((d.name, d.description) for d in definitions)
+        kept = self._kept.get(key)
+        if kept is not None and kept.schemas == tuple(d.parameters for d in definitions):
+            self._kept.move_to_end(key)
+            return kept.catalog
+        names = {d.name for d in definitions}
+        missing = [name for name in self.core if name not in names]
+        if missing:
+            self.log.warning(f"toolret: core tools {missing} are not among the agent's tools")
+        core = [name for name in self.core if name in names]
+        try:
+            openai = [d.openai() for d in definitions]
+            catalog = catalog_from_openai(openai, core=core, examples=self.examples)
+        except Exception as error:
+            self.log.warning(f"toolret: the agent's tools make no catalog, sending all: {error}")
+            return None
+        self._kept[key] = _Kept(catalog, tuple(d.parameters for d in definitions))
+        if len(self._kept) > _KEPT:
+            self._kept.popitem(last=False)
+        return catalog
+
+
+@dataclass(frozen=True)
+class _Kept:
+    catalog: Catalog
+    schemas: tuple[Mapping[str, Any], ...]
