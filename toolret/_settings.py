@@ -63,6 +63,9 @@ class Settings(BaseSettings):
     """Keep the message text of reported turns (``TOOLRET_FEEDBACK_TEXT=1``); off by default."""
     learn: bool = False
     """Let the worker promote miss vectors to learned examples (``TOOLRET_LEARN=1``)."""
+    companions: bool = True
+    """Count the tools reported turns called together, and bind a ranked tool's usual
+    companions (``TOOLRET_COMPANIONS=0`` turns both off; ``toolret.retrieval._companions``)."""
     feedback_retention_days: float = Field(30.0, gt=0)
 
     def __init__(self, **values: Any) -> None:

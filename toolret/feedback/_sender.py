@@ -2,10 +2,11 @@
 
 ``FeedbackSender.submit`` puts a ``TurnFeedback`` in a bounded in-process buffer and returns at
 once; one background task drains the buffer into arq's queue (``toolret:queue``, job
-``record_feedback``). When the buffer is full, or Redis cannot be reached, the report is dropped
-and counted (``toolret.feedback.dropped`` by reason, and ``FeedbackSender.dropped``): feedback is
-worth less than the turn it describes. The connection fails fast (no retries), as the reindex
-queue's does.
+``record_feedback``). ``submit_calls`` does the same for the names of tools called together
+where there is no turn to report (the gateway; job ``record_calls``). When the buffer is full,
+or Redis cannot be reached, the report is dropped and counted (``toolret.feedback.dropped`` by
+reason, and ``FeedbackSender.dropped``): feedback is worth less than the turn it describes. The
+connection fails fast (no retries), as the reindex queue's does.
 """
 
 from __future__ import annotations
@@ -29,12 +30,14 @@ from toolret.retrieval._metrics import record_feedback, record_feedback_dropped
 from toolret.retrieval._selection import Selection
 from toolret.retrieval._transcript import reported_message
 
-__all__ = ["BUFFER_SIZE", "FEEDBACK_FUNCTION", "FeedbackSender"]
+__all__ = ["BUFFER_SIZE", "CALLS_FUNCTION", "FEEDBACK_FUNCTION", "FeedbackSender"]
 
 log = logging.getLogger("toolret.feedback")
 
 FEEDBACK_FUNCTION = "record_feedback"
 """The name the worker registers the feedback job under."""
+CALLS_FUNCTION = "record_calls"
+"""The name the worker registers the tools-called-together job under."""
 BUFFER_SIZE = 1000
 """Reports held while the queue is slow; more are dropped (about 3 kB each at 384 dims)."""
 CLOSE_GRACE = 1.0
@@ -53,7 +56,7 @@ class FeedbackSender:
         self._settings = redis_settings(redis_url, conn_retries=0)
         self._pool: ArqRedis | None = None
         self.queue_name = queue_name
-        self._buffer: asyncio.Queue[TurnFeedback] = asyncio.Queue(maxsize=buffer_size)
+        self._buffer: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue(maxsize=buffer_size)
         self._drainer: asyncio.Task[None] | None = None
         self._closed = False
         self.sent = 0
@@ -70,6 +73,7 @@ class FeedbackSender:
         message: str | None = None,
         learn: bool = False,
         keep_text: bool = False,
+        companions: bool = True,
     ) -> bool:
         """Build a turn's feedback and ``submit`` it; False when there is nothing to send.
 
@@ -97,16 +101,25 @@ class FeedbackSender:
             k=k,
             learn=learn,
             text=message if keep_text else None,
+            companions=companions,
         )
         record_feedback(len(feedback.hits), len(feedback.misses), feedback.find_tools_calls)
         return self.submit(feedback)
 
     def submit(self, feedback: TurnFeedback) -> bool:
         """Queue one report for the worker; False (and counted) if it had to be dropped."""
+        return self._put(FEEDBACK_FUNCTION, feedback.to_payload())
+
+    def submit_calls(self, tools: Sequence[str]) -> bool:
+        """Queue the names of tools called together (one turn's worth) for the worker to count;
+        False (and counted) if dropped."""
+        return self._put(CALLS_FUNCTION, {"tools": list(tools)})
+
+    def _put(self, function: str, payload: dict[str, Any]) -> bool:
         if self._closed:
             return self._drop("closed")
         try:
-            self._buffer.put_nowait(feedback)
+            self._buffer.put_nowait((function, payload))
         except asyncio.QueueFull:
             return self._drop("buffer_full")
         if self._drainer is None or self._drainer.done():
@@ -139,19 +152,17 @@ class FeedbackSender:
 
     async def _drain(self) -> None:
         while True:
-            feedback = await self._buffer.get()
+            function, payload = await self._buffer.get()
             try:
-                await self._send(feedback)
+                await self._send(function, payload)
             finally:
                 self._buffer.task_done()
 
-    async def _send(self, feedback: TurnFeedback) -> None:
+    async def _send(self, function: str, payload: dict[str, Any]) -> None:
         try:
             if self._pool is None:
                 self._pool = await create_pool(self._settings)
-            await self._pool.enqueue_job(
-                FEEDBACK_FUNCTION, feedback.to_payload(), _queue_name=self.queue_name
-            )
+            await self._pool.enqueue_job(function, payload, _queue_name=self.queue_name)
         except (RedisError, OSError, TimeoutError) as error:
             self._drop("redis_unavailable")
             log.debug("toolret: feedback dropped, the queue is unavailable: %s", error)

@@ -10,7 +10,9 @@ worker, which stores it (``toolret.feedback._store``) and, opted in, learns from
 
 What travels and is stored: the query vector the client already computed for the message (never
 re-embedded), tool names, ``k`` and a count of find_tools calls. The message text only when the
-operator opts in (``TOOLRET_FEEDBACK_TEXT=1``); never in spans or logs.
+operator opts in (``TOOLRET_FEEDBACK_TEXT=1``); never in spans or logs. Unless the application
+turned them off (``companions``), the worker also counts the called tools as used together
+(``toolret.feedback._companion_store``): names only.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class TurnFeedback:
     ``bound`` are the non-core tools the selection bound, best first; ``hits`` and ``misses``
     the non-core tools the model called that were and were not bound; ``discovered`` what
     find_tools returned in the turn. ``vector`` is the message's query embedding.
+    ``companions``: count the called tools as used together.
     """
 
     model_id: str
@@ -63,6 +66,12 @@ class TurnFeedback:
     vector: tuple[float, ...]
     learn: bool = False
     text: str | None = None
+    companions: bool = True
+
+    @property
+    def called(self) -> tuple[str, ...]:
+        """The non-core tools the model called: hits, then misses."""
+        return (*self.hits, *self.misses)
 
     def to_payload(self) -> dict[str, Any]:
         """A JSON-able dict (the arq job's argument)."""
@@ -79,6 +88,7 @@ class TurnFeedback:
             "vector": list(self.vector),
             "learn": self.learn,
             "text": self.text,
+            "companions": self.companions,
         }
 
     @classmethod
@@ -98,6 +108,7 @@ class TurnFeedback:
             vector=tuple(float(x) for x in payload["vector"]),
             learn=bool(payload.get("learn", False)),
             text=None if text is None else str(text),
+            companions=bool(payload.get("companions", True)),
         )
 
     @property
@@ -117,6 +128,7 @@ def turn_feedback(
     k: int,
     learn: bool = False,
     text: str | None = None,
+    companions: bool = True,
 ) -> TurnFeedback:
     """The feedback of one narrowed turn.
 
@@ -152,6 +164,7 @@ def turn_feedback(
         vector=tuple(float(x) for x in np.asarray(vector, dtype=np.float32)),
         learn=learn,
         text=text,
+        companions=companions,
     )
 
 

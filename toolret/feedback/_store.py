@@ -15,6 +15,7 @@ with no learned layer; the old one is collected with its corpus.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -24,8 +25,10 @@ from sqlalchemy import text
 
 from toolret._profile import DEFAULT_PROFILE, ToolScore
 from toolret.embedders._base import Vector
+from toolret.feedback._companion_store import counted_rows
 from toolret.feedback._learning import Decision, LearningPolicy, VectorSpace, learned_key
 from toolret.feedback._signals import HIT, MISS, TurnFeedback
+from toolret.store._companion_sql import UPSERT
 from toolret.store._pool import StorePool, xact_lock
 
 __all__ = [
@@ -197,9 +200,11 @@ class FeedbackStore:
     def __init__(self, store: StorePool) -> None:
         self.store = store
 
-    async def record(self, feedback: TurnFeedback) -> int:
-        """Store one turn and its hits and misses; return the turn's id."""
+    async def record(self, feedback: TurnFeedback, *, used_together: Sequence[str] = ()) -> int:
+        """Store one turn and its hits and misses, and count ``used_together`` (the tools it
+        called, when companions are counted) in the same transaction; return the turn's id."""
         tools = [*feedback.hits, *feedback.misses]
+        counted = counted_rows(used_together)
         async with self.store.transaction() as connection:
             result = await connection.execute(
                 text(INSERT_TURN),
@@ -226,6 +231,11 @@ class FeedbackStore:
                         "outcomes": [HIT] * len(feedback.hits) + [MISS] * len(feedback.misses),
                         "finds": [name in feedback.discovered for name in tools],
                     },
+                )
+            if counted:
+                await connection.execute(
+                    text(UPSERT),
+                    {"tools": [a for a, _ in counted], "companions": [b for _, b in counted]},
                 )
             return turn
 

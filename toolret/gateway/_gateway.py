@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolret._catalog import Catalog
@@ -31,6 +31,7 @@ from toolret.errors import CatalogError, ConfigurationError, NotIndexedError
 from toolret.gateway._config import GatewayConfig
 from toolret.gateway._exposed import GATEWAY_SCHEMAS, error_result, exposed_tools, found_tool
 from toolret.gateway._upstream import PING_INTERVAL, RETRY, State, Upstream, UpstreamUnavailable
+from toolret.retrieval._companions import companion_answers
 from toolret.retrieval._find_tools import MAX_CAPABILITIES
 from toolret.retrieval._lexical import catalog_index
 from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, Ranking, Reason, discover_each
@@ -161,12 +162,15 @@ class Gateway:
             return None
         return catalog[name].input_schema
 
-    async def find_tools(self, capabilities: list[str]) -> dict[str, Any]:
+    async def find_tools(
+        self, capabilities: list[str], called: Sequence[str] = ()
+    ) -> dict[str, Any]:
         """find_tools' answer: per capability (up to ``MAX_CAPABILITIES``), up to
         ``MAX_DISCOVERED_TOOLS`` tools with their input schemas, best first, none core, none of a
-        server that is down and none repeated across capabilities; the servers that are down;
-        and, when nothing could be searched, why. Only the ``allowed`` tools are ranked, from the
-        fleet's corpus (``Catalog.only``)."""
+        server that is down and none repeated across capabilities, the last places going to the
+        usual companions of the tools the client ``called`` this turn and of the first finds;
+        the servers that are down; and, when nothing could be searched, why. Only the
+        ``allowed`` tools are ranked, from the fleet's corpus (``Catalog.only``)."""
         catalog = self.visible
         unavailable = [
             {"server": u.name, "error": self._why_unavailable(u)}
@@ -209,6 +213,9 @@ class Gateway:
         found = await discover_each(
             catalog, asked, rank, bound=skip, time_budget=self.client.time_budget
         )
+        companions = await self.client.companions(catalog)
+        limit = MAX_DISCOVERED_TOOLS
+        found = companion_answers(catalog, found, limit, companions, anchors=called, skip=skip)
         for result, tools in zip(answer["results"], found, strict=True):
             result["tools"] = [found_tool(tool) for tool in tools]
         if by_words:
@@ -229,20 +236,6 @@ class Gateway:
                 "the rest"
             )
         return answer
-
-    async def report_miss(self, capability: str, shown: set[str], called: str) -> bool:
-        """Report that ``capability`` needed ``called`` though find_tools showed ``shown``: a
-        miss the worker learns from when the client learns (``TOOLRET_LEARN``, ``REDIS_URL``);
-        the capability's vector is the one its search embedded. Never raises."""
-        catalog = self.catalog
-        if catalog is None or called not in catalog:
-            return False
-        from toolret.retrieval._selection import Mode, Selection
-
-        selection = Selection(catalog.subset(shown), Mode.NARROWED)
-        return await self.client.report_turn(
-            catalog, selection, [called], message=capability, k=MAX_DISCOVERED_TOOLS
-        )
 
     async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         """Route a call to the upstream that has ``name``; an error result (never an

@@ -25,7 +25,6 @@ import contextlib
 import hashlib
 import json
 import logging
-import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -33,6 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from toolret.gateway import _proxy
 from toolret.gateway._exposed import CALL_TOOL, FIND_TOOLS, error_result, json_result
 from toolret.gateway._gateway import Gateway
+from toolret.gateway._traffic import Traffic
 from toolret.gateway._upstream import UpstreamUnavailable
 from toolret.retrieval._find_tools import capabilities_of
 
@@ -49,11 +49,6 @@ if TYPE_CHECKING:
 __all__ = ["Downstream", "http_app", "run_stdio"]
 
 log = logging.getLogger("toolret.gateway")
-
-Searched = list[tuple[str, set[str]]]
-"""One find_tools call: each capability and the names it returned."""
-MAX_SEARCHES = 8
-"""find_tools calls a session keeps between two call_tool calls."""
 
 _T = TypeVar("_T")
 
@@ -75,10 +70,8 @@ class Downstream:
         self.bus = InMemorySubscriptionBus()
         self._legacy: set[Connection] = set()
         """The open connections of clients of the older protocol, to notify on their own."""
-        self._searches: weakref.WeakKeyDictionary[object, list[Searched]] = (
-            weakref.WeakKeyDictionary()
-        )
-        """Per connection, the find_tools calls since its last call_tool (``learn_from_call``)."""
+        self.traffic = Traffic(gateway.client, lambda: gateway.catalog)
+        """What each connection searched and called: misses and tools used together."""
         self.server: Server[Any] = Server(
             "toolret-gateway",
             version=version("toolret"),
@@ -190,12 +183,9 @@ class Downstream:
                 return error_result(
                     'call find_tools with {"capabilities": ["<what you need>", ...]}'
                 )
-            answer = await self.gateway.find_tools(capabilities)
-            searched = self._searches.setdefault(_connection(ctx), [])
-            searched.append(
-                [(r["capability"], {t["name"] for t in r["tools"]}) for r in answer["results"]]
-            )
-            del searched[:-MAX_SEARCHES]
+            connection = _connection(ctx)
+            answer = await self.gateway.find_tools(capabilities, self.traffic.turn(connection))
+            self.traffic.searched(connection, answer)
             return json_result(answer)
         if params.name == CALL_TOOL:
             name, inner = arguments.get("name"), arguments.get("arguments", {})
@@ -203,42 +193,16 @@ class Downstream:
                 return error_result(
                     'call call_tool with {"name": "<a name find_tools gave>", "arguments": {...}}'
                 )
-            await self.learn_from_call(_connection(ctx), name)
+            await self.traffic.called(_connection(ctx), name, one_client=_one_client(ctx))
             return await self.gateway.call_with_progress(name, inner, progress)
         return await self.gateway.call_with_progress(params.name, params.arguments, progress)
-
-    async def learn_from_call(self, connection: object, name: str) -> int:
-        """When a connection calls ``name`` after find_tools calls that did not return it and a
-        later one that did (the model rephrased until it found the tool), report each earlier
-        capability as a miss of ``name`` (``Gateway.report_miss``); then forget the
-        connection's searches. How many were reported. A connection of the older protocol (before
-        2026) is one client's; under the 2026 protocol, and over stateless HTTP, every request
-        stands alone, so nothing is learned there."""
-        searched = self._searches.pop(connection, [])
-        found_at = next(
-            (i for i, call in enumerate(searched) if any(name in names for _, names in call)),
-            None,
-        )
-        if found_at is None:
-            return 0
-        reported = 0
-        for call in searched[:found_at]:
-            for capability, names in call:
-                reported += await self.gateway.report_miss(capability, names, name)
-        return reported
 
     def _remember(self, ctx: ServerRequestContext[Any]) -> None:
         """Keep the connection of a client of the older protocol, to notify it on its own
         connection, until the connection closes (its exit stack unwinds)."""
-        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            return
         connection: Connection | None = getattr(ctx.session, "_connection", None)
-        if connection is None or connection in self._legacy:
+        if connection is None or connection in self._legacy or not _one_client(ctx):
             return
-        if not connection.has_standalone_channel:
-            return  # stateless HTTP: one request, nothing to notify later
         self._legacy.add(connection)
         connection.exit_stack.callback(self._legacy.discard, connection)
 
@@ -290,6 +254,18 @@ async def _as_mcp_error(answer: Awaitable[_T]) -> _T:
         raise MCPError(INVALID_PARAMS, str(error)) from error
     except Exception as error:
         raise MCPError(INVALID_PARAMS, f"{type(error).__name__}: {error}") from error
+
+
+def _one_client(ctx: ServerRequestContext[Any]) -> bool:
+    """Whether the request's connection is one client's: the older protocol on a connection with
+    a channel of its own (under the 2026 protocol, and over stateless HTTP, each request stands
+    alone)."""
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        return False
+    connection = getattr(ctx.session, "_connection", None)
+    return connection is not None and bool(connection.has_standalone_channel)
 
 
 def _connection(ctx: ServerRequestContext[Any]) -> object:

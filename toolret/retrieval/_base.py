@@ -9,6 +9,8 @@ meaning (``_rank``). The rest is here, once:
   traced and counted (``toolret.retrieval._metrics``), with the selections of a turn reused
   (``toolret.retrieval._reuse``);
 - ``find_tools``, through ``discover``; ``rank`` (``bm25`` mode needs no embedder);
+- the tools used together (``companions``): a selection's last places go to the usual
+  companions of the tools ranked first (``toolret.retrieval._companions``);
 - the embedder: the one passed in, or one created from settings on first use;
 - the lifecycle: ``async with`` warms the embedder up; ``aclose()`` closes what the retriever
   created and never what it was handed; a closed retriever cannot be reopened.
@@ -18,6 +20,7 @@ A retriever of one's own subclasses ``Retriever`` and implements ``_rank``.
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from types import TracebackType
@@ -30,6 +33,7 @@ from toolret.embedders._base import Embedder
 from toolret.embedders._cache import with_query_cache
 from toolret.embedders._guard import warm_up_quietly
 from toolret.errors import ClientStateError, EmbedderUnavailableError
+from toolret.retrieval._companions import NO_COMPANIONS, Companions, with_companions
 from toolret.retrieval._lexical import catalog_index
 from toolret.retrieval._metrics import record_selection, tracer
 from toolret.retrieval._reuse import REUSE_SECONDS, RecentSelections
@@ -53,6 +57,7 @@ class RetrieverOptions(TypedDict, total=False):
     k: int | None
     time_budget: float | None
     reuse: float
+    companions: Companions | None
 
 
 class Retriever(ABC):
@@ -63,7 +68,9 @@ class Retriever(ABC):
     bundled model), created on first use; ``mode``, ``k`` and ``time_budget`` (seconds) to
     ``TOOLRET_MODE``, ``TOOLRET_K`` and ``TOOLRET_TIME_BUDGET_MS``. ``reuse`` (seconds; 0 turns
     it off) is how long a selection answers the same message again: the rounds of one turn.
-    A retriever is used by one event loop.
+    ``companions`` are the tools used together that this retriever binds together (the
+    in-memory retriever has only these; the client reads its own from the store, unless
+    given). A retriever is used by one event loop.
     """
 
     def __init__(
@@ -75,6 +82,7 @@ class Retriever(ABC):
         k: int | None = None,
         time_budget: float | None = None,
         reuse: float = REUSE_SECONDS,
+        companions: Companions | None = None,
     ) -> None:
         settings = settings or Settings()
         self.mode: RetrievalMode = retrieval_mode(settings.mode if mode is None else mode)
@@ -86,6 +94,7 @@ class Retriever(ABC):
         self._owns_embedder = False
         self._selections = RecentSelections(reuse)
         self._fail_open_log = FailOpenLog()
+        self._companions = companions
         self._entered = False
         self._closed = False
 
@@ -137,7 +146,7 @@ class Retriever(ABC):
             selection = await select_guarded(
                 catalog,
                 message,
-                lambda text: self.rank(catalog, text, k),
+                lambda text: self._rank_with_companions(catalog, text, k),
                 k=k,
                 time_budget=self.time_budget,
                 resume=resume,
@@ -190,6 +199,25 @@ class Retriever(ABC):
         if self.mode == "bm25":
             return Ranking(catalog_index(catalog).score_map(text))
         return await self._rank(catalog, text, self.k if k is None else k, frozenset(exclude))
+
+    async def companions(self, catalog: Catalog) -> Companions:
+        """The tools used together that this retriever binds together for ``catalog``: those
+        it was given, else (the client) those its store holds. Never raises: none on failure."""
+        if self._companions is not None:
+            return self._companions
+        return await self._stored_companions(catalog)
+
+    async def _stored_companions(self, catalog: Catalog) -> Companions:
+        """Companions read from a store; the in-memory retriever has none."""
+        return NO_COMPANIONS
+
+    async def _rank_with_companions(self, catalog: Catalog, text: str, k: int) -> Ranking:
+        """``rank``, its ``k`` places shared with the best ranked tools' companions; the
+        companions are read while the message is ranked."""
+        ranking, companions = await asyncio.gather(
+            self.rank(catalog, text, k), self.companions(catalog)
+        )
+        return with_companions(catalog, ranking, k, companions)
 
     def _forget(self, message: str) -> None:
         """The turn has ended: its message is selected afresh when asked again."""

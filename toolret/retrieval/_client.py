@@ -7,10 +7,11 @@
 
 A selection costs one query embedding (cached per text: a ReAct loop pays once) and one SQL round
 trip on a pooled connection, which in hybrid mode (the default) also scores the tools sharing the
-message's words, ranked by BM25 in process (``toolret.retrieval._hybrid``). Any failure sends the
-full roster, with the reason, within the time budget (``toolret.retrieval._base.Retriever``); a
-corpus not published yet is asked of the worker in the background, again with a backoff per
-corpus until it is served.
+message's words, ranked by BM25 in process (``toolret.retrieval._hybrid``). The counts of tools
+used together are read beside it once a minute per catalog (``toolret.retrieval._companions``).
+Any failure sends the full roster, with the reason, within the time budget
+(``toolret.retrieval._base.Retriever``); a corpus not published yet is asked of the worker in the
+background, again with a backoff per corpus until it is served.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ from toolret.indexing._asks import WorkerAsks
 from toolret.indexing._backoff import Backoff
 from toolret.indexing._run import IndexReport, Progress, index_catalog
 from toolret.retrieval._base import Retriever, RetrieverOptions
+from toolret.retrieval._companions import (
+    NO_COMPANIONS,
+    REFRESH_SECONDS,
+    CompanionCache,
+    Companions,
+)
 from toolret.retrieval._hybrid import rank_hybrid
 from toolret.retrieval._lexical import hybrid_weight
 from toolret.retrieval._metrics import record_step, tracer
@@ -74,7 +81,8 @@ class ToolRetrievalClient(Retriever):
     ``reindex_backoff`` spaces the requests to index an unserved corpus (default:
     ``toolret.indexing._asks.REASK_AFTER``, doubling up to ``REASK_AT_MOST``, per corpus, reset
     once it is served). ``reuse`` also covers the ranking behind ``find_tools``: the rounds of
-    one turn cost no query (``toolret.retrieval._reuse``).
+    one turn cost no query (``toolret.retrieval._reuse``). ``companion_refresh``: seconds the
+    counts of tools used together are used before they are read again.
 
     A client opens on first use or ``async with``; after ``aclose()`` it cannot be reopened
     (``ClientStateError``) and ``select`` sends the full roster.
@@ -94,6 +102,7 @@ class ToolRetrievalClient(Retriever):
         statement_timeout: float | None = None,
         exact_limit: int = EXACT_LIMIT,
         reindex_backoff: Backoff | None = None,
+        companion_refresh: float = REFRESH_SECONDS,
         **options: Unpack[RetrieverOptions],
     ) -> None:
         super().__init__(embedder=embedder, settings=settings, **options)
@@ -128,6 +137,9 @@ class ToolRetrievalClient(Retriever):
         )
         self._asks = WorkerAsks(self.redis_url, reindex_backoff)
         self._feedback: FeedbackSender | None = None
+        self._companion_cache = CompanionCache(
+            self._read_companions, wait=self.time_budget * POOL_SHARE, refresh=companion_refresh
+        )
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -147,6 +159,7 @@ class ToolRetrievalClient(Retriever):
         """Let pending reindex requests finish (briefly), close the queue, the feedback
         sender, and the pool if this client created it."""
         await self._asks.aclose()
+        await self._companion_cache.aclose()
         if self._feedback is not None:
             await self._feedback.aclose()
         if self._owns_store:
@@ -199,6 +212,17 @@ class ToolRetrievalClient(Retriever):
             )
         return ranking
 
+    async def _stored_companions(self, catalog: Catalog) -> Companions:
+        """The counts of the catalog's tools used together, as last read (``CompanionCache``);
+        none when ``TOOLRET_COMPANIONS=0``."""
+        if not self._settings.companions or self._closed:
+            return NO_COMPANIONS
+        return await self._companion_cache.get(catalog)
+
+    async def _read_companions(self, catalog: Catalog) -> Companions:
+        turns, pairs = await self.store.companion_counts(catalog.names)
+        return Companions.from_counts(turns, pairs)
+
     async def report_turn(
         self,
         catalog: Catalog,
@@ -227,10 +251,7 @@ class ToolRetrievalClient(Retriever):
                 self._forget(text)
             if self.redis_url is None or self._closed:
                 return False
-            if self._feedback is None:
-                module = importlib.import_module("toolret.feedback._sender")
-                self._feedback = module.FeedbackSender(self.redis_url)
-            return self._feedback.report(
+            return self._sender().report(
                 catalog,
                 selection,
                 items,
@@ -239,10 +260,30 @@ class ToolRetrievalClient(Retriever):
                 message=text,
                 learn=self._settings.learn if learn is None else learn,
                 keep_text=self._settings.feedback_text,
+                companions=self._settings.companions,
             )
         except Exception as error:  # feedback must never fail a turn
             log.warning("toolret: feedback not reported: %r", error)
             return False
+
+    def report_calls(self, tools: Iterable[str]) -> bool:
+        """Tell the worker that one turn called ``tools`` (names) together, where there is no
+        turn to ``report_turn`` (the gateway sees only calls); never raises. Nothing without
+        ``REDIS_URL`` or with ``TOOLRET_COMPANIONS=0``. True if the report was queued."""
+        try:
+            if self.redis_url is None or self._closed or not self._settings.companions:
+                return False
+            return self._sender().submit_calls(list(tools))
+        except Exception as error:  # feedback must never fail a call
+            log.warning("toolret: calls not reported: %r", error)
+            return False
+
+    def _sender(self) -> FeedbackSender:
+        if self._feedback is None:
+            assert self.redis_url is not None
+            module = importlib.import_module("toolret.feedback._sender")
+            self._feedback = module.FeedbackSender(self.redis_url)
+        return self._feedback
 
     async def index(self, catalog: Catalog, *, progress: Progress | None = None) -> IndexReport:
         """Embed the catalog's missing documents now, inline, and publish its corpus (for a

@@ -29,6 +29,7 @@ from toolret._catalog import Catalog
 from toolret._tool import Tool
 from toolret.adapters._mcp import mcp_origin
 from toolret.retrieval._base import Retriever
+from toolret.retrieval._companions import companion_answers
 from toolret.retrieval._selection import (
     MAX_CAPABILITIES,
     MAX_DISCOVERED_TOOLS,
@@ -187,8 +188,10 @@ async def find_each(
     """Up to ``limit`` tools per capability, best first, none already ``bound``, none core, and
     none listed for an earlier capability (each capability gets its own ``limit`` tools), only
     among ``allowed`` (``Catalog.only``; an invalid entry raises ``AllowedToolsError``). The
-    capabilities are ranked concurrently; one that fails comes back empty with the reason
-    (``FoundTools.reason``). Never raises otherwise."""
+    last places of each go to the usual companions of the ``bound`` tools and of its own first
+    finds (``toolret.retrieval._companions``). The capabilities are ranked concurrently; one
+    that fails comes back empty with the reason (``FoundTools.reason``). Never raises
+    otherwise."""
     catalog = catalog.only(allowed)
     skip = set(bound)
     wanted = limit * len(capabilities)  # enough for each to keep ``limit`` after the earlier
@@ -206,8 +209,12 @@ async def find_each(
         ]
         return FoundTools(kept, found.reason if isinstance(found, FoundTools) else None)
 
-    answers = await asyncio.gather(*(one(capability) for capability in capabilities))
-    return assign_found(answers, limit)
+    answers, companions = await asyncio.gather(
+        asyncio.gather(*(one(capability) for capability in capabilities)),
+        finder.companions(catalog),
+    )
+    dealt = assign_found(answers, limit)
+    return companion_answers(catalog, dealt, limit, companions, anchors=sorted(skip), skip=skip)
 
 
 async def answer_find_tools(

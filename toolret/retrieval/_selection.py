@@ -108,8 +108,9 @@ class Ranking:
     scores: Mapping[str, float]
     unranked: tuple[str, ...] = ()
     chosen: tuple[str, ...] | None = None
-    """Set when the retriever picks the candidates itself (hybrid's union of two top-k lists);
-    ``scores`` then only annotate them."""
+    """Set when the tools are picked after ranking (companions); ``scores`` annotate them."""
+    companions: Mapping[str, str] = field(default_factory=dict)
+    """Of ``chosen``, the companions picked, each with the ranked tool it goes with."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,8 @@ class Selection:
     """Tokens of every definition in the catalog, for comparison."""
     tokenizer: str | None = None
     """What counted them: ``estimate`` or a tokenizer's name."""
+    companions: Mapping[str, str] = field(default_factory=dict)
+    """Tools bound within ``k`` as a better-ranked tool's usual companion (tool: that one)."""
 
     @property
     def names(self) -> list[str]:
@@ -206,7 +209,9 @@ def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:
     names = {tool.name for tool in catalog.core} | picked | set(unranked)
     scores = {name: float(ranking.scores[name]) for name in chosen if name in ranking.scores}
     reason = Reason.PARTLY_INDEXED if unranked else None
-    return Selection(catalog.subset(names), Mode.NARROWED, reason, scores, unranked)
+    added = {name: anchor for name, anchor in ranking.companions.items() if name in picked}
+    tools = catalog.subset(names)
+    return Selection(tools, Mode.NARROWED, reason, scores, unranked, companions=added)
 
 
 RankFunction = Callable[[str], Awaitable[Ranking]]
@@ -235,9 +240,8 @@ MAX_CAPABILITIES = 5
 
 
 class FoundTools(list[Tool]):
-    """find_tools' answer: the tools found, best first. When no search could run, it is empty
-    and ``reason`` says why (``NOT_INDEXED`` while the catalog is being embedded), so an answer
-    to the model can tell "nothing matches" from "search is not available yet"."""
+    """find_tools' answer: the tools found, best first; empty when no search could run, with
+    ``reason`` (``NOT_INDEXED``: being embedded) telling "nothing matches" from "not yet"."""
 
     def __init__(self, tools: Iterable[Tool] = (), reason: Reason | None = None) -> None:
         super().__init__(tools)
@@ -332,14 +336,12 @@ async def select_guarded(
 ) -> Selection:
     """Apply the selection rules around ``rank``; never raises, never exceeds ``time_budget``.
 
-    ``stable`` (a ``toolret.retrieval._stable.StableToolList``) keeps one conversation's tool list
-    growing
-    as a byte-stable prefix instead of sending this turn's subset in catalog order. ``recent``
-    (``toolret.retrieval._reuse.RecentSelections``) answers a message asked again within a turn
-    with the
-    selection already made, before ``stable`` applies. Every selection carries the tokens of
-    the definitions it sends and of the whole roster. ``fail_open_log`` is the retriever's own
-    ``FailOpenLog`` (each retriever logs its outages once); without it, the module's.
+    ``stable`` (a ``toolret.retrieval._stable.StableToolList``) keeps one conversation's tool
+    list growing as a byte-stable prefix instead of sending this turn's subset in catalog order.
+    ``recent`` (``toolret.retrieval._reuse.RecentSelections``) answers a message asked again
+    within a turn with the selection already made, before ``stable`` applies. Every selection
+    carries the tokens of the definitions it sends and of the whole roster. ``fail_open_log`` is
+    the retriever's own ``FailOpenLog`` (each logs its outages once); without it, the module's.
     """
     fail_open_log = fail_open_log or FAIL_OPEN_LOG
     started = time.perf_counter()

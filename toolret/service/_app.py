@@ -218,6 +218,7 @@ async def _select(service: Service, request: Request) -> Response:
 
 
 async def _find_tools(service: Service, request: Request) -> Response:
+    from toolret.retrieval._companions import companion_answers
     from toolret.retrieval._find_tools import capabilities_of
 
     grant = service.tokens.grant(request.headers.get("authorization"))
@@ -235,6 +236,10 @@ async def _find_tools(service: Service, request: Request) -> Response:
         bound=exclude,
         limit=body.limit,
         time_budget=client.time_budget,
+    )
+    companions = await client.companions(catalog)
+    found = companion_answers(
+        catalog, found, body.limit, companions, anchors=sorted(exclude), skip=exclude
     )
     for tools in found:
         service.unindexed(catalog, tools.reason)

@@ -1,4 +1,5 @@
-"""The read-only role's work: rank a catalog's tools for a query vector, and ping.
+"""The read-only role's work: rank a catalog's tools for a query vector, read the counts of
+tools used together, and ping.
 
 What the application's database role (``toolret_reader``, SELECT only) may do; everything here
 runs on the request path, on a pooled connection with the store's statement timeout.
@@ -15,8 +16,9 @@ import numpy as np
 
 from toolret._profile import ToolScore
 from toolret.embedders._base import Vector
-from toolret.errors import NotIndexedError
-from toolret.store._pool import StorePool
+from toolret.errors import NotIndexedError, StoreError
+from toolret.store._companion_sql import COUNTS, HAS_TABLE
+from toolret.store._pool import SCHEMA_FIX, StorePool
 from toolret.store._sql import (
     EXACT_PARAMETERS,
     INDEX_PARAMETERS,
@@ -127,6 +129,27 @@ class StoreReads(StorePool):
         # A corpus served without summary vectors is ranked exactly here, and counts as not
         # yet published so the client asks the worker to summarize it.
         return StoreRanking(scores, unranked, published=bool(rows[0]["published"]) and summarized)
+
+    async def companion_counts(
+        self, names: Collection[str]
+    ) -> tuple[dict[str, float], dict[tuple[str, str], float]]:
+        """The turns each named tool was called in, and each pair of them together (the pair
+        as stored: its names in order), decayed to now (``toolret.store._companion_sql``).
+        Raises ``StoreError`` when the table is missing (a database one migration behind, where
+        selections still narrow: not the store's schema error, which says they do not)."""
+        async with self._connection("reading tools used together") as connection:
+            if not await connection.fetchval(HAS_TABLE):
+                raise StoreError(f"no table toolret_companions: {SCHEMA_FIX}")
+            rows = await connection.fetch(COUNTS, sorted(names))
+        turns: dict[str, float] = {}
+        pairs: dict[tuple[str, str], float] = {}
+        for row in rows:
+            tool, companion, count = row["tool_name"], row["companion"], float(row["turns"])
+            if tool == companion:
+                turns[tool] = count
+            else:
+                pairs[(tool, companion)] = count
+        return turns, pairs
 
     async def ping(self) -> None:
         """One ``SELECT 1`` round trip on a pooled connection (the benchmark's floor)."""

@@ -4,8 +4,9 @@ Re-checking runs ``index_catalog`` on every catalog named in ``TOOLRET_CATALOGS`
 anything missing (a lost startup job, a database restored from a backup) and, above all, records
 that the corpus is still in use, so garbage collection keeps its vectors however long the
 deployment runs. Garbage collection then removes vectors that no corpus seen within the grace
-period references. If any re-check failed, collection waits for the next run: a catalog whose
-use was not recorded must not lose its vectors.
+period references, feedback past its retention, and counts of tools used together that have
+faded (``toolret.store._companion_sql``). If any re-check failed, collection waits for the next
+run: a catalog whose use was not recorded must not lose its vectors.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import timedelta
 from typing import Any
 
 from toolret.errors import ToolretError
+from toolret.feedback._companion_store import CompanionStore
 from toolret.feedback._store import FeedbackStore
 from toolret.indexing._run import index_catalog
 
@@ -44,13 +46,18 @@ async def maintain(ctx: dict[str, Any]) -> dict[str, Any]:
     log.info("garbage collection with a %s grace period: %s", grace, collected)
     retention = timedelta(days=ctx["settings"].feedback_retention_days)
     turns, learned = await FeedbackStore(store).gc(retention)
+    faded = await CompanionStore(store).gc()
     log.info(
-        "feedback older than %s: %d turns, %d orphaned learned vectors", retention, turns, learned
+        "feedback older than %s: %d turns, %d orphaned learned vectors; %d faded companion counts",
+        retention,
+        turns,
+        learned,
+        faded,
     )
     return {
         "catalogs": len(ctx["catalogs"]),
         "failed": 0,
         "embedded": embedded,
         "gc": collected,
-        "feedback_gc": {"turns": turns, "learned": learned},
+        "feedback_gc": {"turns": turns, "learned": learned, "companions": faded},
     }

@@ -35,7 +35,7 @@ from arq.worker import Function
 from toolret._settings import Settings, make_embedder
 from toolret.adapters._loading import load_catalog
 from toolret.errors import ConfigurationError
-from toolret.feedback._sender import FEEDBACK_FUNCTION
+from toolret.feedback._sender import CALLS_FUNCTION, FEEDBACK_FUNCTION
 from toolret.indexing._queue import (
     QUEUE_NAME,
     REINDEX_FUNCTION,
@@ -45,7 +45,7 @@ from toolret.indexing._queue import (
 )
 from toolret.store._vector_store import VectorStore
 from toolret.worker._cron import maintain
-from toolret.worker._feedback import record_feedback
+from toolret.worker._feedback import record_calls, record_feedback
 from toolret.worker._jobs import OUTAGE_TRIES, reindex
 from toolret.worker._outage import OUTAGE_ERRORS, Dependency, PatientRetry
 
@@ -135,6 +135,13 @@ class WorkerSettings:
         func(
             record_feedback,
             name=FEEDBACK_FUNCTION,
+            keep_result=0,
+            max_tries=3,
+            timeout=FEEDBACK_TIMEOUT,
+        ),
+        func(
+            record_calls,
+            name=CALLS_FUNCTION,
             keep_result=0,
             max_tries=3,
             timeout=FEEDBACK_TIMEOUT,
