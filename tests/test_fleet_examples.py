@@ -12,11 +12,13 @@ from arq.worker import Worker
 
 from tests.support.fake_gemini import FakeGemini
 from tests.support.tools import CRM_TOOLS, mcp_catalog
-from toolret import BundledE5Embedder, Settings
+from toolret import BundledE5Embedder, Catalog, Settings
+from toolret._profile import corpus_hash
 from toolret.adapters import catalog_from_mcp
 from toolret.adapters._source import load_examples
 from toolret.authoring._suggest import suggest_examples, write_examples
 from toolret.feedback._signals import called_tool_names
+from toolret.feedback._store import FeedbackStore
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.retrieval._selection import Mode
 from toolret.store._vector_store import VectorStore
@@ -72,7 +74,40 @@ async def test_a_miss_on_a_fleet_is_learned_and_then_bound(
         await run.main()
         assert (run.jobs_complete, run.jobs_failed) == (1, 0)
         after = await client.select(catalog, MESSAGE)
-    assert needed in after.names
+        assert needed in after.names
+
+        # The fleet changes: a server is added and another tool's description edited. The new
+        # catalog is a new corpus; the tool whose own description did not change keeps what
+        # was learned for it, and one whose description changed starts afresh.
+        grown = _fleet(edit={"crm__create_view": "Create a saved board view of an object."})
+        await client.index(grown)
+        kept = await client.select(grown, MESSAGE)
+        assert kept.mode is Mode.NARROWED
+        assert needed in kept.names
+        rewritten = _fleet(edit={needed: "Archive the thing for later reference by the team."})
+        await client.index(rewritten)
+    feedback = FeedbackStore(indexed)
+    for fleet, learned in ((catalog, 1), (grown, 1), (rewritten, 0)):
+        counts = await feedback.learned_counts(embedder.model_id, corpus_hash(fleet, embedder))
+        assert counts.get(needed, 0) == learned
+
+
+def _fleet(*, edit: dict[str, str]) -> Catalog:
+    """The CRM fleet with a third server and the descriptions ``edit`` names rewritten."""
+    servers: dict[str, list[dict[str, Any]]] = {"crm": [], "work": []}
+    for tool in CRM_TOOLS:
+        server = "work" if tool.domain in {"comments", "tasks"} else "crm"
+        description = edit.get(f"{server}__{tool.name}", tool.description)
+        listing = {"name": tool.name, "description": description}
+        servers[server].append({**listing, "inputSchema": {"type": "object", "properties": {}}})
+    servers["docs"] = [
+        {
+            "name": "search_docs",
+            "description": "Search the help center articles for a phrase.",
+            "inputSchema": {"type": "object", "properties": {}},
+        }
+    ]
+    return catalog_from_mcp(servers, core=["crm__find_records", "crm__inspect_schema"])
 
 
 @pytest.fixture

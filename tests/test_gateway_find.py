@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from toolret.authoring._suggest import write_examples
 from toolret.gateway._config import parse_config, read_config
 from toolret.gateway._gateway import Gateway
 from toolret.gateway._server import Downstream, http_app
+from toolret.gateway._traffic import TURN_GAP
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.store._vector_store import VectorStore
 
@@ -195,3 +197,66 @@ async def test_a_search_the_model_rephrased_is_learned_over_one_session(
                 with contextlib.suppress(asyncio.CancelledError):
                     await running
     assert missed in {tool["name"] for tool in later["results"][0]["tools"]}
+
+
+async def test_tools_called_together_through_the_gateway_are_found_together(
+    database_url: str, redis_url: str, worker: Callable[..., Worker]
+) -> None:
+    """Over one connection of the older protocol, the tools called in one turn (no pause of
+    ``TURN_GAP``) are counted once the turn ends; after two such turns a find_tools call made
+    after one of them was called offers the other, whatever the capability."""
+    embedder = BundledE5Embedder()
+    settings = Settings(redis_url=redis_url)
+    pair = ["memory__create_entities", "calendar__cancel_holiday"]
+    async with (
+        serving(memory_server().streamable_http_app()) as memory,
+        serving(filler_server().streamable_http_app()) as calendar,
+    ):
+        config = parse_config(
+            {
+                "mcpServers": {
+                    "memory": {"url": f"{memory.url}/mcp"},
+                    "calendar": {"url": f"{calendar.url}/mcp"},
+                }
+            }
+        )
+        async with (
+            VectorStore.from_url(database_url) as store,
+            ToolRetrievalClient(
+                store=store, embedder=embedder, settings=settings, companion_refresh=0.0
+            ) as retrieval,
+        ):
+            gateway = Gateway(config, retrieval, retry=(600.0, 600.0))
+            downstream = Downstream(gateway)
+            running = asyncio.get_running_loop().create_task(gateway.run())
+            try:
+                async with asyncio.timeout(DEADLINE):
+                    await gateway.ready.wait()
+                indexing = worker(ctx={"store": store, "embedder": embedder})
+                await indexing.main()
+                async with Client(downstream.server, mode="legacy") as client:
+                    asked = {"capabilities": ["email the team"]}
+                    before = payload(await client.call_tool("find_tools", asked))
+                    for _ in range(2):  # two turns, each calling both tools
+                        for name in pair:
+                            arguments = {"names": ["Sam"]} if "memory" in name else {"when": "x"}
+                            called = await client.call_tool(
+                                "call_tool", {"name": name, "arguments": arguments}
+                            )
+                            assert not called.is_error, called.content
+                        ended = downstream.traffic.end_turns(time.monotonic() + TURN_GAP)
+                        assert ended == 1
+                    await retrieval.flush()
+                    counting = worker(ctx={"store": store, "embedder": embedder})
+                    await counting.main()
+                    assert (counting.jobs_complete, counting.jobs_failed) == (2, 0)
+                    await client.call_tool(
+                        "call_tool", {"name": pair[0], "arguments": {"names": ["Ada"]}}
+                    )
+                    after = payload(await client.call_tool("find_tools", asked))
+            finally:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running
+    assert pair[1] not in {tool["name"] for tool in before["results"][0]["tools"]}
+    assert pair[1] in {tool["name"] for tool in after["results"][0]["tools"]}

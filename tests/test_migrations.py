@@ -27,7 +27,9 @@ READABLE = {
     "toolret_catalogs",
     "toolret_summary_vectors",
     "toolret_corpus_summaries",
+    "toolret_companions",
 }
+COMPANIONS = {"toolret_companions"}  # 0007
 SUMMARIES = {"toolret_summary_vectors", "toolret_corpus_summaries"}  # 0005
 CATALOGS = {"toolret_catalogs"}  # 0004
 TABLES = READABLE | {
@@ -35,7 +37,7 @@ TABLES = READABLE | {
     "toolret_feedback_turns",
     "toolret_feedback_events",
 }
-HEAD = "0006"
+HEAD = "0007"
 
 
 def _dbname(url: str) -> str:
@@ -165,6 +167,11 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     assert _toolret("db", "upgrade", *url).exit_code == 0
     assert database_revision(empty_database_url) == HEAD
 
+    together = _toolret("db", "downgrade", *url)
+    assert together.exit_code == 0, together.output
+    assert together.output == "database downgraded from 0007 to 0006\n"
+    assert _tables(pg_server, dbname) == (TABLES - COMPANIONS) | {VERSION_TABLE}
+
     as_written = _toolret("db", "downgrade", *url)
     assert as_written.exit_code == 0, as_written.output
     assert as_written.output == "database downgraded from 0006 to 0005\n"
@@ -173,18 +180,19 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     summaries = _toolret("db", "downgrade", *url)
     assert summaries.exit_code == 0, summaries.output
     assert summaries.output == "database downgraded from 0005 to 0004\n"
-    assert _tables(pg_server, dbname) == (TABLES - SUMMARIES) | {VERSION_TABLE}
+    assert _tables(pg_server, dbname) == (TABLES - COMPANIONS - SUMMARIES) | {VERSION_TABLE}
     assert "toolret_vectors_doc_key_hash" not in _indexes(pg_server, dbname)
 
     stepped = _toolret("db", "downgrade", *url)
     assert stepped.exit_code == 0, stepped.output
     assert stepped.output == "database downgraded from 0004 to 0003\n"
-    assert _tables(pg_server, dbname) == (TABLES - SUMMARIES - CATALOGS) | {VERSION_TABLE}
+    before_0004 = TABLES - COMPANIONS - SUMMARIES - CATALOGS
+    assert _tables(pg_server, dbname) == before_0004 | {VERSION_TABLE}
 
     stepped = _toolret("db", "downgrade", *url)
     assert stepped.output == "database downgraded from 0003 to 0002\n"
     # 0003 adds an index only
-    assert _tables(pg_server, dbname) == (TABLES - SUMMARIES - CATALOGS) | {VERSION_TABLE}
+    assert _tables(pg_server, dbname) == before_0004 | {VERSION_TABLE}
 
     second = _toolret("db", "downgrade", *url)
     assert second.output == "database downgraded from 0002 to 0001\n"
@@ -197,8 +205,8 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     }
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
-    back = _toolret("db", "downgrade", "-6", *url)  # a negative step, not an option
-    assert back.output == "database downgraded from 0006 to base (no toolret tables)\n"
+    back = _toolret("db", "downgrade", "-7", *url)  # a negative step, not an option
+    assert back.output == "database downgraded from 0007 to base (no toolret tables)\n"
     assert _tables(pg_server, dbname) == {VERSION_TABLE}
     assert database_revision(empty_database_url) is None
 
@@ -208,7 +216,7 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
     named = _toolret("db", "downgrade", "0001", *url)
-    assert named.output == "database downgraded from 0006 to 0001\n"
+    assert named.output == "database downgraded from 0007 to 0001\n"
 
 
 @pytest.mark.parametrize("revision", ["0009", "head", "-0", "--bogus"])
@@ -222,19 +230,19 @@ def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == [
         f"error: toolret has no schema revision {revision!r}: give one of 0001, 0002, 0003, "
-        "0004, 0005, 0006, base (remove toolret's tables), or -N (N steps back)"
+        "0004, 0005, 0006, 0007, base (remove toolret's tables), or -N (N steps back)"
     ]
     assert database_revision(empty_database_url) == HEAD
 
 
 def test_db_downgrade_past_the_base_is_one_line(empty_database_url: str) -> None:
     migrate(empty_database_url)
-    result = _toolret("db", "downgrade", "-7", "--url", empty_database_url)
+    result = _toolret("db", "downgrade", "-8", "--url", empty_database_url)
     assert result.exit_code == 1, result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: downgrading")
-    assert "-7" in lines[0]
+    assert "-8" in lines[0]
     assert database_revision(empty_database_url) == HEAD
 
 

@@ -91,7 +91,7 @@ def test_a_short_job_timeout_shortens_arqs_in_progress_marker() -> None:
         check=True,
         timeout=DEADLINE,
     )
-    assert result.stdout.split(maxsplit=1) == ["18.0", "[8.0, 8.0, 8.0]\n"]
+    assert result.stdout.split(maxsplit=1) == ["18.0", "[8.0, 8.0, 8.0, 8.0]\n"]
 
 
 async def _arq_check(redis_url: str) -> int:

@@ -9,6 +9,7 @@ __all__ = [
     "ANALYZE_PENDING",
     "ANALYZE_SERVED",
     "ANALYZE_SUMMARIES",
+    "CARRY_LEARNED",
     "CORPUS_KINDS",
     "CORPUS_SUMMARY_COLUMNS",
     "GC_CORPORA",
@@ -91,6 +92,32 @@ FROM moved
 ON CONFLICT DO NOTHING
 """
 """Serve a corpus's pending vectors: move them into ``toolret_vectors``."""
+
+CARRY_LEARNED = """
+WITH source AS (
+    SELECT DISTINCT ON (m.tool_name) m.tool_name, c.corpus_hash
+    FROM toolret_corpus_documents m
+    JOIN toolret_vectors v
+      ON v.model_id = :model AND v.doc_key = m.doc_key AND v.kind = 'description'
+    JOIN toolret_corpora c
+      ON c.model_id = :model AND c.id <> :id AND c.published_at IS NOT NULL
+    JOIN toolret_corpus_documents d
+      ON d.corpus_id = c.id AND d.doc_key = m.doc_key AND d.tool_name = m.tool_name
+    WHERE m.corpus_id = :id
+      AND EXISTS (SELECT FROM toolret_learned_vectors WHERE model_id = :model)
+    ORDER BY m.tool_name, c.published_at DESC, c.id DESC)
+INSERT INTO toolret_learned_vectors
+    (model_id, corpus_hash, doc_key, tool_name, dimension, embedding, turn_id, created_at)
+SELECT l.model_id, :corpus, l.doc_key, l.tool_name, l.dimension, l.embedding, l.turn_id,
+       l.created_at
+FROM source s
+JOIN toolret_learned_vectors l
+  ON l.model_id = :model AND l.corpus_hash = s.corpus_hash AND l.tool_name = s.tool_name
+ON CONFLICT DO NOTHING
+"""
+"""A new corpus ``:id`` (``:corpus``) takes over the learned vectors of each of its tools whose
+description is unchanged, from the latest other published corpus of the model that has the same
+description: learning survives an edit to another tool, or a server added to a fleet."""
 
 MARK_PUBLISHED = (
     "UPDATE toolret_corpora SET published_at = now(), last_seen_at = now() WHERE id = :id"

@@ -196,7 +196,9 @@ class StoreWrites(StorePool):
         Registers the corpus if needed; refuses (``CorpusIncompleteError``) if any document has
         no vector; moves its pending vectors into the served table; with a blended ``score``,
         writes its tools' summary vectors (``toolret.store._summaries``), so a large catalog is
-        ranked through them from the first request. Returns False if it was already published.
+        ranked through them from the first request; gives each tool whose description is
+        unchanged the learned vectors it had (``corpus_sql.CARRY_LEARNED``). Returns False if
+        it was already published.
         """
         async with self.transaction() as connection:
             await xact_lock(connection, "publish", model_id)
@@ -227,6 +229,8 @@ class StoreWrites(StorePool):
                 await connection.execute(text(corpus_sql.ANALYZE_SERVED))
             if score is not None and score.kind == "blend":
                 await self._summarize(connection, model_id, corpus_id, score)
+            carried = {**where, "corpus": corpus_hash}
+            await connection.execute(text(corpus_sql.CARRY_LEARNED), carried)
             await connection.execute(text(corpus_sql.MARK_PUBLISHED), {"id": corpus_id})
             return True
 
