@@ -291,17 +291,20 @@ async def languages_table(scorer: Scorer, benchmarks: Path) -> list[str]:
         " requests (every needed tool, names counted once a request)",
         "",
         "| language | bound after select | after find_tools | complete after select | after"
-        " find_tools | with companions: after select | after find_tools | complete after select"
-        " | after find_tools |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        " find_tools | in use: after select | after find_tools | complete after select | after"
+        " find_tools | unguarded: after select | after find_tools | complete after select |"
+        " after find_tools |",
+        "|---|" + "---:|" * 12,
     ]
     for language in bench.languages:
         mine = [i for i, c in enumerate(cases) if c.language == language]
         measured = [[mine[j] for j in side] for side in sides]
         taught = [[english[j] for j in side] for side in reversed(sides)]
-        before = two_phase(path, measured, taught, NONE)
-        after = two_phase(path, measured, taught, IN_USE)
-        lines.append(f"| {language} | {_cells(before)} | {_cells(after)} |")
+        cells = [
+            _cells(two_phase(path, measured, taught, setting))
+            for setting in (NONE, IN_USE, UNGUARDED)
+        ]
+        lines.append(f"| {language} | {' | '.join(cells)} |")
     return lines
 
 

@@ -95,22 +95,27 @@ def forget(
     url: UrlOption = None,
 ) -> None:
     """Delete a tool's learned vectors (of the catalog's corpus, or of every corpus of the model
-    without --catalog); its recorded misses are never promoted again."""
+    without --catalog) and its counts of tools used together; its recorded misses are never
+    promoted again."""
     settings = Settings()
     if catalog is not None:
         model_id, corpus = _corpus(load_or_exit(catalog))
     else:
         model_id, corpus = make_embedder(settings).model_id, None
 
+    from toolret.feedback._companion_store import CompanionStore
     from toolret.feedback._store import FeedbackStore
     from toolret.store._vector_store import VectorStore
 
-    async def run(target: str) -> int:
+    async def run(target: str) -> tuple[int, int]:
         async with VectorStore.from_url(target) as store:
-            return await FeedbackStore(store).forget(model_id, tool, corpus)
+            learned = await FeedbackStore(store).forget(model_id, tool, corpus)
+            return learned, await CompanionStore(store).forget(tool)
 
-    removed = asyncio.run(run(_url(url)))
-    console.print(f"forgot {removed} learned vector(s) of {tool}")
+    removed, counts = asyncio.run(run(_url(url)))
+    console.print(
+        f"forgot {removed} learned vector(s) of {tool} and {counts} count(s) of tools used with it"
+    )
 
 
 def render_stats(out: Console, stats: FeedbackStats) -> None:
