@@ -319,3 +319,41 @@ async def test_a_failed_read_gives_none_logged_once_and_is_tried_again_later(
 
 def _plain(store: VectorStore) -> str:
     return store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def test_the_client_and_the_in_memory_retriever_bind_the_same_companions(
+    indexed: VectorStore, ranked: list[str]
+) -> None:
+    """The same counts, read from the store by the client and given to the in-memory retriever,
+    give the same selections and the same find_tools answers."""
+    catalog = crm_catalog()
+    turns = [[ranked[0], ranked[-1]], [ranked[1], ranked[-2]], [ranked[0], ranked[-1]]]
+    for turn in [*turns, [ranked[1], ranked[-2]]]:
+        await CompanionStore(indexed).record(turn)
+    counts = await CompanionStore(indexed).companions(catalog.names)
+    expected = Companions.from_turns([*turns, [ranked[1], ranked[-2]]])
+    assert {tool: [name for name, _ in listed] for tool, listed in counts.of.items()} == {
+        tool: [name for name, _ in listed] for tool, listed in expected.of.items()
+    }
+    messages = [MESSAGE, "file a note on the Acme deal", "export every contact to a file"]
+    async with (
+        ToolRetrievalClient(
+            store=indexed, embedder=BundledE5Embedder(), k=K, time_budget=BUDGET
+        ) as client,
+        InMemoryRetriever(BundledE5Embedder(), k=K, companions=counts) as memory,
+    ):
+        await memory.index(catalog)
+        bound_together = 0
+        for message in messages:
+            through_store = await client.select(catalog, message)
+            in_memory = await memory.select(catalog, message)
+            assert through_store.names == in_memory.names
+            assert through_store.companions == in_memory.companions
+            bound_together += len(in_memory.companions)
+        assert bound_together
+        asked = {"capabilities": ["export the list", "write a note"]}
+        found = [
+            json.loads(await answer_find_tools(finder, catalog, asked, bound=[ranked[0]]))
+            for finder in (client, memory)
+        ]
+    assert found[0] == found[1]
