@@ -9,6 +9,8 @@
   against
   the query embedding plus the ranking statement, measured in one run; what ranking a
   message's clauses would add.
+- ``evals.perf.companions``: hybrid select() on the same fleet with tools used together bound,
+  read once a minute and read every time, against the same with them off.
 - ``evals.perf.reindex``: reindexing 44 and 1,000 tools with the bundled model, and the cost
   of a one-description change.
 - ``evals.perf.faults``: the fault matrix — each fault produced for real (Postgres stopped and
@@ -43,6 +45,7 @@ from __future__ import annotations
 import sys
 
 from evals.perf import (
+    companions,
     faults,
     fleet_latency as fleet,
     gateway,
@@ -62,6 +65,7 @@ def main() -> int:
     """Run every benchmark with its default sizes (``--million`` adds the million level)."""
     status = select.main(["--million"] if "--million" in sys.argv[1:] else [])
     status = fleet.main([]) or status
+    status = companions.main([]) or status
     sys.argv = sys.argv[:1]
     reindex.main()
     status = faults.main([]) or status

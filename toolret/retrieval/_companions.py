@@ -4,7 +4,10 @@ From reported turns the worker counts, for each tool, in how many turns the mode
 and for each pair of tools, in how many it called both (``toolret.feedback._companion_store``):
 tool names and counts, never text. A tool ``b``'s strength as a companion of ``a`` is
 ``turns(a and b) / (turns(a) + PRIOR)``: how often ``a``'s turns also needed ``b``, shrunk
-when ``a`` was seen in few turns. ``Companions`` holds each tool's strongest ``PER_TOOL``.
+when ``a`` was seen in few turns. A pair counts once it was called together in two turns
+(``MIN_TOGETHER``) and with at least a fifth of the anchor's (``MIN_STRENGTH``): one turn is an
+accident, and a tool called at random beside everything stays a small share of each.
+``Companions`` holds each tool's strongest ``PER_TOOL``.
 
 Both retrievers use them the same way, after ranking, so ``k`` still bounds what is bound:
 
@@ -32,15 +35,19 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from toolret._catalog import Catalog
+from toolret.errors import SchemaMissingError
 from toolret.retrieval._selection import FoundTools, Ranking, top_k
 
 __all__ = [
     "ANCHOR_DECAY",
     "MAX_CALLED",
+    "MIN_STRENGTH",
+    "MIN_TOGETHER",
     "NO_COMPANIONS",
     "PER_TOOL",
     "PRIOR",
     "REFRESH_SECONDS",
+    "RETRY_SECONDS",
     "CompanionCache",
     "Companions",
     "called_together",
@@ -58,8 +65,8 @@ ANCHOR_DECAY = 0.8
 """In ``select``, an anchor ranked ``i`` places below the first lends ``0.8 ** i`` of its
 companions' strength: the tools ranked first are the likeliest to be needed."""
 PRIOR = 2.0
-"""Turns added to a tool's own count before dividing: one turn in which ``a`` and ``b`` were
-called together makes ``b`` a companion of strength 1/3, not 1."""
+"""Turns added to a tool's own count before dividing: ``a`` called twice, both times with
+``b``, makes ``b`` a companion of strength 1/2, not 1."""
 MIN_TOGETHER = 1.5
 """Turns two tools must have been called together in before one is the other's companion: one
 turn is an accident (a message that asked two unrelated things), two are a pattern. Counts
@@ -124,7 +131,9 @@ class Companions:
             if a == b or together < min_together or together <= 0:
                 continue
             for anchor, companion in ((a, b), (b, a)):
-                strength = together / (max(turns.get(anchor, 0.0), together) + prior)
+                # Rounded: counts decay continuously, and two processes reading a minute apart
+                # must order equal companions alike (by name), not by the decay between reads.
+                strength = round(together / (max(turns.get(anchor, 0.0), together) + prior), 4)
                 if strength >= min_strength:
                     found.setdefault(anchor, []).append((companion, strength))
         return cls(
@@ -294,7 +303,8 @@ class CompanionCache:
     """Each catalog's companions as ``read`` last returned them, read again after ``refresh``
     seconds; concurrent requests share one read, and none waits for it longer than ``wait``
     (it then goes on with what was read before, or none). A failed read gives none until
-    ``RETRY_SECONDS`` later; it is logged once, not per selection, until a read succeeds."""
+    ``RETRY_SECONDS`` later; it is logged once, not per selection, until a read succeeds (a
+    missing table as info: the store reports the schema)."""
 
     def __init__(
         self,
@@ -334,7 +344,10 @@ class CompanionCache:
             entry.expires = self._clock() + RETRY_SECONDS
             if not self._failing:
                 self._failing = True
-                log.warning("toolret: ranking without tools used together: %r", error)
+                # A database without the table: its schema error is the store's to report
+                # (once); selections narrow on the ranking alone meanwhile.
+                level = logging.INFO if isinstance(error, SchemaMissingError) else logging.WARNING
+                log.log(level, "toolret: ranking without tools used together: %r", error)
         else:
             entry.expires = self._clock() + self.refresh
             if self._failing:

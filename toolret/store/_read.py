@@ -16,7 +16,7 @@ import numpy as np
 
 from toolret._profile import ToolScore
 from toolret.embedders._base import Vector
-from toolret.errors import NotIndexedError, StoreError
+from toolret.errors import NotIndexedError, SchemaMissingError
 from toolret.store._companion_sql import COUNTS, HAS_TABLE
 from toolret.store._pool import SCHEMA_FIX, StorePool
 from toolret.store._sql import (
@@ -135,11 +135,14 @@ class StoreReads(StorePool):
     ) -> tuple[dict[str, float], dict[tuple[str, str], float]]:
         """The turns each named tool was called in, and each pair of them together (the pair
         as stored: its names in order), decayed to now (``toolret.store._companion_sql``).
-        Raises ``StoreError`` when the table is missing (a database one migration behind, where
-        selections still narrow: not the store's schema error, which says they do not)."""
+        Raises ``SchemaMissingError`` when the table is missing, without the store's log line
+        (a database one migration behind, where selections still narrow)."""
         async with self._connection("reading tools used together") as connection:
             if not await connection.fetchval(HAS_TABLE):
-                raise StoreError(f"no table toolret_companions: {SCHEMA_FIX}")
+                database = self.engine.url.render_as_string(hide_password=True)
+                raise SchemaMissingError(
+                    f"no table toolret_companions: {SCHEMA_FIX}", database=database
+                )
             rows = await connection.fetch(COUNTS, sorted(names))
         turns: dict[str, float] = {}
         pairs: dict[tuple[str, str], float] = {}
