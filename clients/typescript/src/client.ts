@@ -125,17 +125,25 @@ export class ToolretClient {
   }
 
   /**
-   * Up to `limit` (≤ 5) tools for a capability phrase in any language, best first, none already
-   * `bound`. When no search could run, no tools and the `reason` (`not_indexed`, `timeout`, ...).
+   * Up to `limit` (≤ 5) tools for each capability phrase (one, or up to 5 in one call), in any
+   * language, best first, none already `bound`, none core and none listed under two
+   * capabilities: `results` holds each capability's tools, `tools` all of them. When no search
+   * could run, no tools and the `reason` (`not_indexed`, `timeout`, ...).
    */
-  async findTools(catalog: Catalog | string, capability: string, options: FindToolsOptions = {}): Promise<FoundTools> {
-    const body: FindToolsRequest = { catalog: nameOf(catalog), query: capability };
+  async findTools(
+    catalog: Catalog | string,
+    capabilities: string | readonly string[],
+    options: FindToolsOptions = {},
+  ): Promise<FoundTools> {
+    const asked = typeof capabilities === "string" ? [capabilities] : [...capabilities];
+    const body: FindToolsRequest = { catalog: nameOf(catalog), capabilities: asked };
     if (options.bound !== undefined) body.bound = [...options.bound];
     if (options.limit !== undefined) body.limit = options.limit;
     if (options.allowed !== undefined) body.allowed = [...options.allowed];
     const outcome = await this.#post("/v1/find_tools", body, this.timeoutMs);
     if (outcome.ok && isFound(outcome.body)) return outcome.body;
-    return { tools: [], reason: outcome.ok ? "service_error" : outcome.reason };
+    const reason = outcome.ok ? "service_error" : outcome.reason;
+    return { results: asked.map((capability) => ({ capability, tools: [], reason })), tools: [], reason };
   }
 
   /**
@@ -280,5 +288,5 @@ function isSelection(body: unknown): body is Selection {
 
 function isFound(body: unknown): body is FoundTools {
   const value = body as Partial<FoundTools> | null;
-  return value !== null && typeof value === "object" && Array.isArray(value.tools);
+  return value !== null && typeof value === "object" && Array.isArray(value.tools) && Array.isArray(value.results);
 }

@@ -86,17 +86,18 @@ export function findToolsDefinition(shape: FindToolsShape = "openai"): FindTools
 export interface ToolFinder {
   findTools(
     catalog: Catalog | string,
-    capability: string,
+    capabilities: readonly string[],
     options?: { bound?: Iterable<string>; limit?: number },
   ): Promise<FoundTools>;
 }
 
 /**
- * What to tell the model when no search could run (`FoundTools.reason`), or null when one did:
- * a catalog still being indexed is "not available yet", anything else "unavailable right now".
- * Either way the model should go on with the tools it has.
+ * What to tell the model when no search could run (a `reason` of `FoundTools` or of one
+ * capability's result), or null when one did: a catalog still being indexed is "not available
+ * yet", anything else "unavailable right now". Either way the model should go on with the tools
+ * it has.
  */
-export function unavailableMessage(found: FoundTools): string | null {
+export function unavailableMessage(found: { reason?: string | null | undefined }): string | null {
   if (found.reason === null || found.reason === undefined || found.reason === "blank_query") return null;
   if (found.reason === "not_indexed") {
     return "tool search is not available yet: the tools are still being indexed; continue with the tools you have";
@@ -109,10 +110,10 @@ export function unavailableMessage(found: FoundTools): string | null {
  * "description"}, ...]}, ...]}` as JSON text, one entry per capability asked, in order.
  *
  * `args` is the call's arguments (JSON text or an object): `{"capabilities": [...]}`, or one
- * `capability` string. At most `limit` (≤ 5) tools a capability, none already `bound`, none core
- * (when `catalog` says which are), none under two capabilities (slots dealt round by round, as
- * in Python); a capability with none gets a `note`. Bad arguments, or no search able to run,
- * give a JSON `{"error": ...}` the model can read and act on; this never throws.
+ * `capability` string. The capabilities go to the service in one request, which ranks each and
+ * deals the slots: at most `limit` (≤ 5) tools a capability, none already `bound`, none core,
+ * none under two capabilities. A capability with none gets a `note`. Bad arguments, or no search
+ * able to run, give a JSON `{"error": ...}` the model can read and act on; this never throws.
  */
 export async function answerFindTools(
   finder: ToolFinder,
@@ -126,50 +127,33 @@ export async function answerFindTools(
   }
   const asked = capabilities.slice(0, MAX_CAPABILITIES);
   const skip = new Set(options.bound ?? []);
-  const limit = Math.max(0, Math.min(options.limit ?? MAX_DISCOVERED_TOOLS, MAX_DISCOVERED_TOOLS));
+  const limit = Math.max(1, Math.min(options.limit ?? MAX_DISCOVERED_TOOLS, MAX_DISCOVERED_TOOLS));
+  let found: FoundTools;
+  try {
+    found = await finder.findTools(catalog, asked, { bound: skip, limit });
+  } catch {
+    found = { results: [], tools: [], reason: "internal_error" };
+  }
   const core = new Set(typeof catalog === "string" ? [] : catalog.core);
   const known = typeof catalog === "string" ? null : new Set(catalog.names);
-  const found = await Promise.all(
-    asked.map(async (capability): Promise<FoundTools> => {
-      try {
-        return await finder.findTools(catalog, capability, { bound: skip, limit: limit * asked.length });
-      } catch {
-        return { tools: [], reason: "internal_error" };
-      }
-    }),
-  );
-  if (found.every((f) => f.tools.length === 0)) {
-    const unavailable = found.map(unavailableMessage).find((m) => m !== null);
-    if (unavailable !== undefined && unavailable !== null) return error(unavailable);
-  }
-  const usable = found.map((f) =>
-    f.tools.filter((t) => (known === null || known.has(t.name)) && !skip.has(t.name) && !core.has(t.name)),
-  );
-  const kept: { name: string; description: string }[][] = asked.map(() => []);
   const taken = new Set<string>();
-  const cursors = asked.map(() => 0);
-  for (let round = 0; round < limit; round++) {
-    usable.forEach((tools, i) => {
-      while (cursors[i]! < tools.length && taken.has(tools[cursors[i]!]!.name)) cursors[i]! += 1;
-      const next = tools[cursors[i]!];
-      if (next !== undefined && kept[i]!.length < limit) {
-        kept[i]!.push({ name: next.name, description: next.description });
-        taken.add(next.name);
-        cursors[i]! += 1;
-      }
-    });
-  }
   const results = asked.map((capability, i) => {
-    const entry: { capability: string; tools: { name: string; description: string }[]; note?: string } = {
-      capability,
-      tools: kept[i]!,
-    };
-    if (entry.tools.length === 0) {
-      entry.note =
-        unavailableMessage(found[i]!) ?? "no further tools match; rephrase the capability or use the tools you have";
+    const answered = found.results[i]?.capability === capability ? found.results[i] : undefined;
+    const tools = (answered?.tools ?? [])
+      .filter((t) => (known === null || known.has(t.name)) && !skip.has(t.name) && !core.has(t.name) && !taken.has(t.name))
+      .slice(0, limit)
+      .map((t) => ({ name: t.name, description: t.description }));
+    for (const tool of tools) taken.add(tool.name);
+    const entry: { capability: string; tools: typeof tools; note?: string } = { capability, tools };
+    if (tools.length === 0) {
+      entry.note = unavailableMessage(answered ?? found) ?? "no further tools match; rephrase the capability or use the tools you have";
     }
     return entry;
   });
+  if (results.every((entry) => entry.tools.length === 0)) {
+    const unavailable = [found, ...found.results].map(unavailableMessage).find((m) => m !== null);
+    if (unavailable !== undefined && unavailable !== null) return error(unavailable);
+  }
   const payload: { results: typeof results; note?: string } = { results };
   if (capabilities.length > asked.length) {
     payload.note = `only the first ${MAX_CAPABILITIES} capabilities were searched; ask again for the rest`;

@@ -48,6 +48,7 @@ export type {
 } from "./openai.js";
 export type { RunTool, TurnOptions, TurnResult } from "./turn.js";
 export type {
+  CapabilityResult,
   Catalog,
   CatalogRegistration,
   ClientReason,

@@ -15,8 +15,13 @@ export type Selection = Schemas["SelectResponse"];
 export type FindToolsRequest = Schemas["FindToolsRequest"];
 /** One tool find_tools found. */
 export type FoundTool = Schemas["FoundTool"];
-/** What find_tools found, best first; `reason` says why there are none when no search could run. */
-export type FoundTools = Pick<Schemas["FindToolsResponse"], "tools" | "reason">;
+/** One capability's tools, best first; `reason` when it could not be searched. */
+export type CapabilityResult = Schemas["CapabilityResult"];
+/**
+ * What find_tools found: each capability's tools (`results`, in the order asked), all of them
+ * (`tools`); `reason` says why there are none when no search could run.
+ */
+export type FoundTools = Schemas["FindToolsResponse"];
 /**
  * `POST /v1/catalogs/{name}`'s body: OpenAI or Anthropic tool JSON (`tools`, the SDKs' own tool
  * types fit), or MCP listings (`servers`: each server's `tools/list` result or list of tools).
