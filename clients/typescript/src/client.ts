@@ -11,7 +11,7 @@
  *   service cannot take the catalog, since a deploy step should fail loudly.
  */
 
-import { ServiceUnavailableError, ToolretApiError, apiError } from "./errors.js";
+import { ConfigurationError, ServiceUnavailableError, ToolretApiError, apiError } from "./errors.js";
 import { latestHumanText } from "./transcript.js";
 import type {
   Catalog,
@@ -27,18 +27,21 @@ import type {
   Selection,
 } from "./types.js";
 
-/** How to reach toolret serve. */
+/**
+ * How to reach toolret serve. Checked when the client is built: a value of the wrong kind
+ * throws a `ConfigurationError` naming the option. An option given as `undefined` is unset.
+ */
 export interface ToolretClientOptions {
   /** The service's base URL, e.g. `http://127.0.0.1:8080`. */
   url: string;
   /** A bearer token of `TOOLRET_SERVE_TOKENS` (none when the service has no tokens). */
-  token?: string;
+  token?: string | undefined;
   /** The longest a select, find_tools or feedback call waits before it falls open (3000 ms). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** The longest a registration waits: it may index the catalog inline (120000 ms). */
-  registerTimeoutMs?: number;
+  registerTimeoutMs?: number | undefined;
   /** The `fetch` to use (the global one by default). */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
 }
 
 /** `select`'s options. */
@@ -91,14 +94,22 @@ export class ToolretClient {
   readonly #fetch: typeof globalThis.fetch;
 
   constructor(options: ToolretClientOptions) {
-    if (!options || typeof options.url !== "string" || !/^https?:\/\//.test(options.url)) {
-      throw new TypeError("new ToolretClient({ url }): url is the service's http(s) address, e.g. http://127.0.0.1:8080");
+    const given: Partial<Record<keyof ToolretClientOptions, unknown>> = options ?? {};
+    const url = given.url;
+    if (typeof url !== "string" || !/^https?:\/\/./.test(url)) {
+      throw invalid("url", url, "the service's http(s) address, e.g. http://127.0.0.1:8080");
     }
-    this.url = options.url.replace(/\/+$/, "");
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.registerTimeoutMs = options.registerTimeoutMs ?? DEFAULT_REGISTER_TIMEOUT_MS;
+    if (given.token !== undefined && (typeof given.token !== "string" || given.token === "")) {
+      throw invalid("token", given.token, "a bearer token (a non-empty string), or leave it out");
+    }
+    if (given.fetch !== undefined && typeof given.fetch !== "function") {
+      throw invalid("fetch", given.fetch, "a fetch function, or leave it out for the global one");
+    }
+    this.url = url.replace(/\/+$/, "");
+    this.timeoutMs = milliseconds("timeoutMs", given.timeoutMs, DEFAULT_TIMEOUT_MS);
+    this.registerTimeoutMs = milliseconds("registerTimeoutMs", given.registerTimeoutMs, DEFAULT_REGISTER_TIMEOUT_MS);
     this.#headers = { "Content-Type": "application/json" };
-    if (options.token) this.#headers.Authorization = `Bearer ${options.token}`;
+    if (typeof given.token === "string") this.#headers.Authorization = `Bearer ${given.token}`;
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
@@ -255,6 +266,22 @@ export function fullRoster(
 export function isAllowed(name: string, allowed?: readonly string[]): boolean {
   if (allowed === undefined) return true;
   return allowed.some((entry) => (entry.endsWith("*") ? name.startsWith(entry.slice(0, -1)) : entry === name));
+}
+
+/** The longest timer node keeps: a longer one fires at once (TimeoutOverflowWarning). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+function milliseconds(option: string, value: unknown, otherwise: number): number {
+  if (value === undefined) return otherwise;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_MS) {
+    throw invalid(option, value, `a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS}`);
+  }
+  return value;
+}
+
+function invalid(option: string, value: unknown, takes: string): ConfigurationError {
+  const shown = typeof value === "string" ? JSON.stringify(value) : typeof value === "number" ? String(value) : typeof value;
+  return new ConfigurationError(`new ToolretClient({ ${option} }): ${shown} will not work; ${option} is ${takes}`, option);
 }
 
 function nameOf(catalog: Catalog | string): string {

@@ -15,6 +15,7 @@ export type { ToolretClientOptions, SelectOptions, FindToolsOptions, FeedbackOpt
 export { defineCatalog, mcpToolName } from "./catalog.js";
 export {
   ToolretError,
+  ConfigurationError,
   CatalogError,
   ServiceUnavailableError,
   ToolretApiError,
