@@ -12,7 +12,8 @@
  */
 
 import { ConfigurationError, ServiceUnavailableError, ToolretApiError, apiError } from "./errors.js";
-import { latestHumanText } from "./transcript.js";
+import { type FindToolsDefinitions, type FindToolsShape, FIND_TOOLS_NAME, findToolsDefinition } from "./findTools.js";
+import { field, latestHumanText } from "./transcript.js";
 import type {
   Catalog,
   CatalogRegistration,
@@ -92,6 +93,7 @@ export class ToolretClient {
   readonly registerTimeoutMs: number;
   readonly #headers: Record<string, string>;
   readonly #fetch: typeof globalThis.fetch;
+  readonly #definitions = new WeakMap<Catalog, Map<FindToolsShape, object>>();
 
   constructor(options: ToolretClientOptions) {
     const given: Partial<Record<keyof ToolretClientOptions, unknown>> = options ?? {};
@@ -158,6 +160,31 @@ export class ToolretClient {
   }
 
   /**
+   * The find_tools definition to bind for `catalog`, in a provider's shape, as the service
+   * makes it: its description names what lies behind it ("Behind it: 44 tools from ...").
+   * Kept per catalog object and shape once the service has answered; when it cannot, the
+   * definition without that sentence (`findToolsDefinition(shape)`), asked again next time.
+   * Never throws.
+   */
+  async findToolsDefinition<S extends FindToolsShape>(catalog: Catalog, shape: S): Promise<FindToolsDefinitions[S]> {
+    const kept = this.#definitions.get(catalog)?.get(shape) as FindToolsDefinitions[S] | undefined;
+    if (kept !== undefined) return structuredClone(kept);
+    const path = `/v1/catalogs/${encodeURIComponent(catalog.name)}/find_tools?shape=${shape}`;
+    let outcome: Outcome<unknown>;
+    try {
+      outcome = await this.#request("GET", path, undefined, this.timeoutMs);
+    } catch {
+      return findToolsDefinition(shape); // the service refused (an unknown catalog): the plain one
+    }
+    const definition = outcome.ok ? field(outcome.body, "definition") : undefined;
+    if (!isDefinition(definition, shape)) return findToolsDefinition(shape);
+    const typed = (shape === "openai_responses" ? { strict: null, ...definition } : definition) as FindToolsDefinitions[S];
+    const shapes = this.#definitions.get(catalog) ?? new Map<FindToolsShape, object>();
+    this.#definitions.set(catalog, shapes.set(shape, typed));
+    return structuredClone(typed);
+  }
+
+  /**
    * Register (or replace) a catalog and have it indexed: `registerCatalog(defineCatalog(...))`,
    * or `registerCatalog(name, body)`. Throws `ServiceUnavailableError` when the service cannot
    * be reached or cannot store it, and a typed error for tool JSON it refuses.
@@ -208,14 +235,18 @@ export class ToolretClient {
   }
 
   /** POST `body` as JSON: the answer, or why there is none; a refusal (4xx) is thrown. */
-  async #post(path: string, body: unknown, timeoutMs: number): Promise<Outcome<unknown>> {
+  #post(path: string, body: unknown, timeoutMs: number): Promise<Outcome<unknown>> {
+    return this.#request("POST", path, body, timeoutMs);
+  }
+
+  async #request(method: "GET" | "POST", path: string, body: unknown, timeoutMs: number): Promise<Outcome<unknown>> {
     const signal = AbortSignal.timeout(timeoutMs);
     let response: Response;
     try {
       response = await this.#fetch(`${this.url}${path}`, {
-        method: "POST",
+        method,
         headers: this.#headers,
-        body: JSON.stringify(body),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal,
       });
     } catch (error) {
@@ -311,6 +342,12 @@ function isSelection(body: unknown): body is Selection {
     value.names.every((name) => typeof name === "string") &&
     (value.mode === "narrowed" || value.mode === "passthrough" || value.mode === "full")
   );
+}
+
+/** A find_tools definition of `shape`: named find_tools, with a description (where `shape` keeps them). */
+function isDefinition(value: unknown, shape: FindToolsShape): value is object {
+  const named = shape === "openai" ? field(value, "function") : value;
+  return field(named, "name") === FIND_TOOLS_NAME && typeof field(named, "description") === "string";
 }
 
 function isFound(body: unknown): body is FoundTools {

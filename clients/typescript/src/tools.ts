@@ -41,15 +41,17 @@ export function toolsNamed<T>(tools: readonly T[], names: Iterable<string>): T[]
 
 /**
  * What one round of a turn binds: the turn's selection plus what find_tools found in this turn
- * (read from `messages`), then the find_tools definition. `bound` is what to pass to
- * `answerFindTools`, so a search never returns a tool the model already has.
+ * (read from `messages`), then the find_tools definition (`definition`, the service's for the
+ * catalog; else `findToolsDefinition(shape)`). `bound` is what to pass to `answerFindTools`, so
+ * a search never returns a tool the model already has.
  */
 export function roundTools<T, S extends FindToolsShape>(
   tools: readonly T[],
   selection: Pick<Selection, "names">,
   messages: Iterable<unknown>,
   shape: S,
+  definition: FindToolsDefinitions[S] = findToolsDefinition(shape),
 ): { bound: string[]; tools: (T | FindToolsDefinitions[S])[] } {
   const bound = [...new Set([...selection.names, ...discoveredToolNames(messages)])];
-  return { bound, tools: [...toolsNamed(tools, bound), findToolsDefinition(shape)] };
+  return { bound, tools: [...toolsNamed(tools, bound), definition] };
 }
