@@ -10,9 +10,9 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
-from google.genai import types as genai_types
 from arq.connections import create_pool
 from arq.worker import Worker
+from google.genai import types as genai_types
 
 from tests.support.fixtures_pg import PgServer
 from tests.support.http_serving import Serving, serving

@@ -65,6 +65,7 @@ def install_packed(app: Path) -> None:
             "module": "NodeNext",
             "moduleResolution": "NodeNext",
             "strict": True,
+            "exactOptionalPropertyTypes": True,
             "skipLibCheck": True,
             "types": ["node"],
             "typeRoots": [str(PACKAGE / "node_modules" / "@types")],
@@ -78,7 +79,7 @@ async def compile_app(app: Path) -> None:
     process = await asyncio.create_subprocess_exec(
         str(PACKAGE / "node_modules" / ".bin" / "tsc"),
         "-p",
-        ".",
+        str(app),
         cwd=app,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
@@ -133,3 +134,54 @@ async def test_the_packed_client_runs_the_readme_and_the_guide_as_written(
     assert [m["role"] for m in second_chat["messages"]] == ["user", "assistant", "tool", "tool"]
     first_claude = fake.bodies(MESSAGES)[0]
     assert "delete_record" in [tool["name"] for tool in first_claude["tools"]]
+
+
+COMMONJS = """\
+import { ConfigurationError, ToolretClient, defineCatalog } from "@toolret/client";
+import { findToolsDefinition } from "@toolret/client";
+
+const catalog = defineCatalog("crm", { format: "mcp", servers: { crm: [{ name: "search" }] } });
+const client = new ToolretClient({ url: "http://127.0.0.1:9", token: process.env.TOOLRET_TOKEN });
+client.select(catalog, "find Acme").then((selection) => {
+  let refused = "";
+  try {
+    new ToolretClient({ url: "http://127.0.0.1:9", timeoutMs: Number.NaN });
+  } catch (error) {
+    refused = error instanceof ConfigurationError ? error.option : String(error);
+  }
+  console.log(selection.mode, selection.names.join(), findToolsDefinition("gemini").name, refused);
+});
+"""
+
+
+async def test_a_commonjs_consumer_under_module_node16_requires_the_package(
+    tmp_path: Path,
+) -> None:
+    app = tmp_path / "app"
+    install_packed(app)
+    (app / "package.json").write_text('{"private": true, "type": "commonjs"}', encoding="utf-8")
+    tsconfig = json.loads((app / "tsconfig.json").read_text(encoding="utf-8"))
+    tsconfig["compilerOptions"].update(module="node16", moduleResolution="node16")
+    (app / "tsconfig.json").write_text(json.dumps(tsconfig), encoding="utf-8")
+    (app / "consumer.ts").write_text(COMMONJS, encoding="utf-8")
+    await compile_app(app)
+    compiled = (app / "consumer.js").read_text(encoding="utf-8")
+    assert 'require("@toolret/client")' in compiled
+    output = await node_run(app / "consumer.js", cwd=app)
+    assert output.split() == ["full", "crm__search", "find_tools", "timeoutMs"]
+
+
+def test_the_guide_names_every_module_the_package_imports() -> None:
+    """The package has no npm dependencies: it imports only its own files and Node's modules,
+    and the guide and the package README name each of those."""
+    specifiers = set()
+    for source in (PACKAGE / "src").glob("*.ts"):
+        text = source.read_text(encoding="utf-8")
+        specifiers |= set(
+            re.findall(r'^import [^;]*? from "([^"]+)";', text, re.MULTILINE | re.DOTALL)
+        )
+    imported = {name for name in specifiers if not name.startswith("./")}
+    assert all(name.startswith("node:") for name in imported), imported
+    for page in (GUIDE, README):
+        assert "no npm dependencies" in page
+        assert all(f"`{name}`" in page for name in imported), imported

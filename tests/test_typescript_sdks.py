@@ -34,7 +34,9 @@ async def test_the_sdk_loops_answer_every_call_and_the_rules_refuse_mistakes(
             await node_tests("anthropic", env)
             await node_tests("openai", env)
         refused = [message for _, message in fake.rejections]
-        turns = {path: [b for b in fake.bodies(path) if len(b.get("tools", [])) > 1] for path in SHAPES}
+        turns = {
+            path: [b for b in fake.bodies(path) if len(b.get("tools", [])) > 1] for path in SHAPES
+        }
         bound = {path: [_find_tools(body) for body in turns[path]] for path in SHAPES}
     assert len(refused) == 5, refused
     assert any("toolu_b" in message for message in refused)
@@ -42,8 +44,9 @@ async def test_the_sdk_loops_answer_every_call_and_the_rules_refuse_mistakes(
     assert any("required 'reasoning' item" in message for message in refused)
 
     # Each loop's rounds (the requests carrying the catalog's tools; the rest are the rules'
-    # tests, made by hand) bind the service's find_tools definition, its description naming what lies
-    # behind it ("Behind it: ..."); the Responses one keeps the strict key the SDK's type needs.
+    # tests, made by hand) bind the service's find_tools definition, its description naming
+    # what lies behind it ("Behind it: ..."); the Responses one keeps the strict key the SDK's
+    # type needs.
     catalog = build_catalog(CatalogRegistration.model_validate(registration()))
     for path, shape in SHAPES.items():
         expected = find_tools_definition(shape, catalog)

@@ -51,34 +51,34 @@ export interface SelectOptions {
    * Keep the conversation's tool list cache-stable: `[]` on its first turn, then the names the
    * previous selection returned; the answer extends that list.
    */
-  bound?: readonly string[] | null;
+  bound?: readonly string[] | null | undefined;
   /** Non-core tools to bind (the service's default is 12). */
-  k?: number;
+  k?: number | undefined;
   /** A resumed turn: the full roster, nothing ranked. */
-  resume?: boolean;
+  resume?: boolean | undefined;
   /**
    * Rank only among these tools (names, or prefix patterns such as `github__*`), core tools
    * included; it narrows the token's own list, never widens it.
    */
-  allowed?: readonly string[];
+  allowed?: readonly string[] | undefined;
 }
 
 /** `findTools`'s options. */
 export interface FindToolsOptions {
   /** Names the model can already call: never returned. */
-  bound?: Iterable<string>;
+  bound?: Iterable<string> | undefined;
   /** Search only among these tools (names, or prefix patterns such as `github__*`). */
-  allowed?: readonly string[];
+  allowed?: readonly string[] | undefined;
   /** At most this many tools (at most 5). */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 /** `feedback`'s options. */
 export interface FeedbackOptions {
   /** The message the selection was made for (by default the transcript's latest human message). */
-  message?: string;
+  message?: string | undefined;
   /** Let the worker learn from the misses. */
-  learn?: boolean;
+  learn?: boolean | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 3000;
@@ -227,7 +227,7 @@ export class ToolretClient {
       mode: selection.mode,
     };
     if (called) body.called = [...(turn as readonly string[])];
-    else body.messages = [...(turn as readonly object[])] as FeedbackRequest["messages"];
+    else body.messages = [...(turn as readonly object[])] as NonNullable<FeedbackRequest["messages"]>;
     if (options.learn !== undefined) body.learn = options.learn;
     const outcome = await this.#post("/v1/feedback", body, this.timeoutMs);
     if (outcome.ok) return outcome.body as FeedbackResponse;

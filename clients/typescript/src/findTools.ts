@@ -87,7 +87,7 @@ export interface ToolFinder {
   findTools(
     catalog: Catalog | string,
     capabilities: readonly string[],
-    options?: { bound?: Iterable<string>; limit?: number },
+    options?: { bound?: Iterable<string> | undefined; limit?: number | undefined },
   ): Promise<FoundTools>;
 }
 
@@ -119,7 +119,7 @@ export async function answerFindTools(
   finder: ToolFinder,
   catalog: Catalog | string,
   args: unknown,
-  options: { bound?: Iterable<string>; limit?: number } = {},
+  options: { bound?: Iterable<string> | undefined; limit?: number | undefined } = {},
 ): Promise<string> {
   const capabilities = capabilitiesOf(args);
   if (capabilities.length === 0) {

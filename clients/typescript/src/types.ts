@@ -27,7 +27,7 @@ export type FoundTools = Schemas["FindToolsResponse"];
  * types fit), or MCP listings (`servers`: each server's `tools/list` result or list of tools).
  */
 export type CatalogRegistration = Omit<Schemas["CatalogRegistration"], "tools"> & {
-  tools?: readonly object[] | null;
+  tools?: readonly object[] | null | undefined;
 };
 /** What registering a catalog did: its size, its warnings and its indexing. */
 export type Registration = Schemas["RegistrationResponse"];
@@ -58,5 +58,5 @@ export interface Catalog {
   readonly names: readonly string[];
   readonly core: readonly string[];
   /** The body `registerCatalog(catalog)` sends, when the catalog was built from one. */
-  readonly registration?: CatalogRegistration;
+  readonly registration?: CatalogRegistration | undefined;
 }
