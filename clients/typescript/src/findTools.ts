@@ -28,7 +28,8 @@ const DESCRIPTION =
   "'أضف حقلا إلى الكائن'). Ask for every capability your plan still needs in one call, up to " +
   "5; each gets up to 5 matching tools, callable from your next step.";
 
-function schema() {
+/** The arguments of find_tools, as JSON Schema (a fresh object each call). */
+export function capabilitiesSchema() {
   return {
     type: "object" as const,
     properties: {
@@ -45,7 +46,7 @@ function schema() {
   };
 }
 
-type Schema = ReturnType<typeof schema>;
+type Schema = ReturnType<typeof capabilitiesSchema>;
 
 /** The find_tools definition of each shape (a fresh object each call). */
 export interface FindToolsDefinitions {
@@ -66,15 +67,15 @@ export function findToolsDefinition(shape: FindToolsShape = "openai"): FindTools
   const fields = { name: FIND_TOOLS_NAME, description: DESCRIPTION };
   switch (shape) {
     case "openai":
-      return { type: "function", function: { ...fields, parameters: schema() } };
+      return { type: "function", function: { ...fields, parameters: capabilitiesSchema() } };
     case "openai_responses":
-      return { type: "function", ...fields, parameters: schema(), strict: null };
+      return { type: "function", ...fields, parameters: capabilitiesSchema(), strict: null };
     case "anthropic":
-      return { ...fields, input_schema: schema() };
+      return { ...fields, input_schema: capabilitiesSchema() };
     case "gemini":
-      return { ...fields, parametersJsonSchema: schema() };
+      return { ...fields, parametersJsonSchema: capabilitiesSchema() };
     case "mcp":
-      return { ...fields, inputSchema: schema() };
+      return { ...fields, inputSchema: capabilitiesSchema() };
     default:
       throw new TypeError(
         `unknown shape ${JSON.stringify(shape)}; use openai, openai_responses, anthropic, gemini or mcp`,

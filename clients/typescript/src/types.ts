@@ -60,3 +60,9 @@ export interface Catalog {
   /** The body `registerCatalog(catalog)` sends, when the catalog was built from one. */
   readonly registration?: CatalogRegistration | undefined;
 }
+
+/**
+ * What a catalog built from a framework's tools takes besides them: its core tools, example
+ * requests and keywords, as the registration names them (a field given as `undefined` is unset).
+ */
+export type CatalogOptions = { [K in "core" | "examples" | "keywords"]?: CatalogRegistration[K] | undefined };
