@@ -13,14 +13,14 @@
  * conversation's first-seen order, core first, and only grow, kept in the agent state under
  * `toolret_tools`, so the provider's prompt cache holds across turns.
  *
- * `langchain`, `@langchain/core` and `@langchain/langgraph` are optional peer dependencies of
- * `@toolret/client`: install them beside it.
+ * `langchain`, `@langchain/core` and `zod` (which `langchain` uses) are optional peer
+ * dependencies of `@toolret/client`: install them beside it.
  */
 
-import { Annotation } from "@langchain/langgraph";
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { createMiddleware } from "langchain";
+import { z } from "zod";
 
 import { catalogOfFunctions } from "./catalog.js";
 import { FIND_TOOLS_NAME, capabilitiesSchema } from "./findTools.js";
@@ -51,7 +51,7 @@ export interface ToolretMiddlewareOptions extends TurnSelectorOptions {
   stable?: boolean | undefined;
 }
 
-const State = Annotation.Root({ [STATE_KEY]: Annotation<string[] | undefined>() });
+const State = z.object({ [STATE_KEY]: z.array(z.string()).optional() });
 
 /**
  * The agent middleware: narrows each model call's tools and registers find_tools (its
