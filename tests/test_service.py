@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 from arq.connections import create_pool
 from arq.worker import Worker
+from google.genai import types as genai_types
 
 from tests.support.fixtures_pg import PgServer
 from tests.support.http_serving import Serving, serving
@@ -21,7 +22,7 @@ from toolret.embedders._e5 import BundledE5Embedder
 from toolret.feedback._sender import FEEDBACK_FUNCTION
 from toolret.indexing._queue import QUEUE_NAME, redis_settings
 from toolret.retrieval._client import ToolRetrievalClient
-from toolret.retrieval._find_tools import find_tools_definition
+from toolret.retrieval._find_tools import CAPABILITIES_SCHEMA, find_tools_definition
 from toolret.service._app import create_app
 from toolret.service._catalogs import WRITER_ROLE, build_catalog
 from toolret.service._models import CatalogRegistration
@@ -131,6 +132,10 @@ async def test_find_tools_and_a_cache_stable_list_through_the_service(database_u
         assert too_many.status_code == 422
         definition = (await http.get("/v1/catalogs/crm/find_tools?shape=anthropic")).json()
         assert definition == {"definition": find_tools_definition("anthropic", catalog)}
+        gemini = (await http.get("/v1/catalogs/crm/find_tools?shape=gemini")).json()
+        assert gemini["definition"] == _wire_gemini(find_tools_definition("gemini", catalog))
+        declaration = genai_types.FunctionDeclaration.model_validate(gemini["definition"])
+        assert declaration.parameters_json_schema == CAPABILITIES_SCHEMA
         wrong = await http.get("/v1/catalogs/crm/find_tools?shape=cohere")
         assert wrong.status_code == 422
 
@@ -431,3 +436,10 @@ async def test_readyz_says_whether_the_schema_is_current(
         assert unmigrated.status_code == 503
         assert unmigrated.json()["database"] == "ok"
         assert unmigrated.json()["schema_revision"] is None
+
+
+def _wire_gemini(definition: dict[str, Any]) -> dict[str, Any]:
+    """A Gemini declaration as the service sends it: the schema under the JSON wire's name,
+    ``parametersJsonSchema``, the one the JavaScript and Go SDKs type (Python's reads both)."""
+    schema = definition.pop("parameters_json_schema")
+    return {**definition, "parametersJsonSchema": schema}

@@ -119,3 +119,8 @@ async def test_definitions_transcripts_and_catalog_names_read_as_in_python() -> 
     assert read["catalogs"] == expected["catalogs"]
     for shape, definition in expected["definitions"].items():
         assert read["definitions"][shape] == definition, shape
+
+
+async def test_the_client_refuses_bad_options_when_it_is_built() -> None:
+    output = await node_tests("options", {})
+    assert "ℹ fail 0" in output

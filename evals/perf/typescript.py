@@ -1,13 +1,18 @@
 """What the TypeScript client adds: a select through ``ToolretClient`` against the same
-``POST /v1/select`` with bare ``fetch``, in one node process, one caller (``make bench``).
+``POST /v1/select`` with bare ``fetch``, in one node process, one caller (``make bench``); and
+each framework integration's per-turn work (``@toolret/client/ai-sdk``'s ``prepareStep``,
+``@toolret/client/langchain``'s ``wrapModelCall``) against a bare ``select``.
 
 The service runs as an operator runs it (``toolret serve``, its own process; the 44-tool roster
-registered and indexed inline, as in ``evals.perf.http``). Both paths are timed in
+registered and indexed inline, as in ``evals.perf.http``). Both client paths are timed in
 ``clients/typescript/scripts/bench.mjs``, interleaved ABBA: over distinct messages (each path
 its own, so neither reuses the other's query embedding), and over one message repeated (the
 embedding cached: what is left is HTTP, JSON and the client's own work). The bar is a client
-p50 at most 1.1x bare fetch's. Writes ``evals/out/perf_typescript.json``; compare ratios from
-one run.
+p50 at most 1.1x bare fetch's. The integrations are timed in ``scripts/bench-integrations.mjs``:
+a turn of three model calls for a message the integration has not seen (one select inside),
+paired ABBA with a bare select of the same message (the service's query cache holds both); the
+bar is a median paired difference (turn - select) under 1 ms. Writes
+``evals/out/perf_typescript.json``; compare ratios from one run.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "clients" / "typescript"
 OUT = ROOT / "evals" / "out" / "perf_typescript.json"
 TARGET = 1.1
+OVERHEAD_TARGET_MS = 1.0
+INTEGRATIONS = ("ai-sdk", "langchain")
 
 
 def build() -> None:
@@ -62,21 +69,12 @@ async def measure(url: str, args: argparse.Namespace) -> dict[str, Any]:
             }
             source = Path(directory) / "input.json"
             source.write_text(json.dumps(payload), encoding="utf-8")
-            bench = await asyncio.create_subprocess_exec(
-                "node",
-                "scripts/bench.mjs",
-                str(source),
-                cwd=PACKAGE,
-                stdout=asyncio.subprocess.PIPE,
-            )
-            out, _ = await bench.communicate()
-            if bench.returncode != 0:
-                raise SystemExit("scripts/bench.mjs failed")
+            samples = await _node("scripts/bench.mjs", source)
+            turns = await _node("scripts/bench-integrations.mjs", source)
         finally:
             process.terminate()
             process.wait(timeout=60)
-    samples: dict[str, dict[str, list[float]]] = json.loads(out)
-    return {
+    report: dict[str, Any] = {
         kind: {
             "client_p50_ms": _p50(samples["client"][kind]),
             "fetch_p50_ms": _p50(samples["fetch"][kind]),
@@ -85,6 +83,31 @@ async def measure(url: str, args: argparse.Namespace) -> dict[str, Any]:
         }
         for kind in ("distinct", "repeated")
     }
+    report["integrations"] = {
+        name: {
+            "select_p50_ms": _p50(turns[name]["bare"]),
+            "turn_p50_ms": _p50(turns[name]["turn"]),
+            "overhead_ms": _p50(
+                [t - b for t, b in zip(turns[name]["turn"], turns[name]["bare"], strict=True)]
+            ),
+            "cached_turn_p50_ms": _p50(turns[name]["cached"]),
+            "samples": len(turns[name]["turn"]),
+        }
+        for name in INTEGRATIONS
+    }
+    return report
+
+
+async def _node(script: str, source: Path) -> dict[str, Any]:
+    """Run a bench script of the package on ``source``; the JSON it prints."""
+    bench = await asyncio.create_subprocess_exec(
+        "node", script, str(source), cwd=PACKAGE, stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await bench.communicate()
+    if bench.returncode != 0:
+        raise SystemExit(f"{script} failed")
+    result: dict[str, Any] = json.loads(out)
+    return result
 
 
 def _p50(values: Sequence[float]) -> float:
@@ -112,12 +135,35 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{row['ratio']:.3f}",
         )
     Console(width=120).print(table)
+    turns = Table(
+        title="a turn of three model calls through each integration, against a bare select"
+    )
+    for column in (
+        "integration",
+        "select p50 ms",
+        "turn p50 ms",
+        "turn - select ms",
+        "cached turn ms",
+    ):
+        turns.add_column(column, justify="right" if column != "integration" else "left")
+    for name, row in report["integrations"].items():
+        turns.add_row(
+            name,
+            f"{row['select_p50_ms']:.2f}",
+            f"{row['turn_p50_ms']:.2f}",
+            f"{row['overhead_ms']:.3f}",
+            f"{row['cached_turn_p50_ms']:.3f}",
+        )
+    Console(width=120).print(turns)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(report, indent=2))
     worst = max(report["distinct"]["ratio"], report["repeated"]["ratio"])
     print(
         f"wrote {OUT}; target client / fetch <= {TARGET}: {'met' if worst <= TARGET else 'missed'}"
     )
+    over = max(row["overhead_ms"] for row in report["integrations"].values())
+    met = "met" if over < OVERHEAD_TARGET_MS else "missed"
+    print(f"target integration turn - select < {OVERHEAD_TARGET_MS} ms: {met}")
     return 0
 
 

@@ -281,6 +281,9 @@ def responses_response(output: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+_COMPLETIONS = itertools.count(1)
+
+
 def chat_completion(
     content: str | None = None, tool_calls: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
@@ -296,7 +299,7 @@ def chat_completion(
             for call in tool_calls
         ]
     return {
-        "id": "chatcmpl-fake",
+        "id": f"chatcmpl-{next(_COMPLETIONS)}",  # unique, as the API's (LangGraph merges by id)
         "object": "chat.completion",
         "created": 0,
         "model": "gpt-fake",

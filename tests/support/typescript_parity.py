@@ -111,6 +111,13 @@ TRANSCRIPTS: list[list[Any]] = [
         {"type": "ai", "content": "", "tool_calls": [{"name": FIND_TOOLS_NAME, "args": {}, "id": "l1"}]},
         {"type": "tool", "tool_call_id": "l1", "content": _found("send_email")},
     ],
+    [  # AI SDK ModelMessages: tool-call parts, tool-result parts with text or json output
+        {"role": "user", "content": [{"type": "text", "text": "export my contacts, then merge the twins"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Looking."}, {"type": "tool-call", "toolCallId": "s1", "toolName": FIND_TOOLS_NAME, "input": {"capabilities": ["x"]}}, {"type": "tool-call", "toolCallId": "s2", "toolName": "find_records", "input": {}}]},
+        {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "s1", "toolName": FIND_TOOLS_NAME, "output": {"type": "text", "value": _found("export_records")}}, {"type": "tool-result", "toolCallId": "s2", "toolName": "find_records", "output": {"type": "text", "value": _found("not_a_discovery")}}]},
+        {"role": "assistant", "content": [{"type": "tool-call", "toolCallId": "s3", "toolName": FIND_TOOLS_NAME, "input": {}}]},
+        {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "s3", "toolName": FIND_TOOLS_NAME, "output": {"type": "json", "value": json.loads(_found("merge_records", "export_records"))}}]},
+    ],
     [  # malformed and foreign content is skipped
         {"role": "user", "content": "go"},
         None,

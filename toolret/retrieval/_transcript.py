@@ -18,6 +18,9 @@ messages), and reads every field the same way (a mapping's key, else an attribut
 - PydanticAI: ``ModelRequest`` (``kind: "request"``) with ``user-prompt``, ``tool-return`` and
   ``retry-prompt`` parts, ``ModelResponse`` (``kind: "response"``) with ``tool-call`` parts
   (``tool_name``, ``args``, ``tool_call_id``). The OpenAI Agents SDK's items are Responses items.
+- The AI SDK (TypeScript, sent as JSON to the service's feedback): ``tool-call`` parts
+  (``toolCallId``, ``toolName``, ``input``) in assistant messages, ``tool-result`` parts
+  (``output``: ``{"type": "text" | "json", "value"}``) in ``role: "tool"`` messages.
 
 Anything malformed is skipped; nothing here raises.
 """
@@ -48,7 +51,7 @@ __all__ = [
 ]
 
 _TEXT_PART_TYPES = {"text", "input_text"}
-_TOOL_RESULT_TYPES = {"tool_result", "function_call_output"}
+_TOOL_RESULT_TYPES = {"tool_result", "function_call_output", "tool-result"}
 _ASSISTANT = ("assistant", "ai", "model")
 _PROMPT, _CALL, _RESULT_PARTS = "user-prompt", "tool-call", ("tool-return", "retry-prompt")
 
@@ -208,6 +211,10 @@ def _each_call(item: Any) -> Iterator[ToolCall]:
     for block in blocks(item):
         if field(block, "type") == "tool_use" and isinstance(name := field(block, "name"), str):
             yield ToolCall(_id(field(block, "id")), name, field(block, "input"))
+        if field(block, "type") == "tool-call" and isinstance(
+            name := field(block, "toolName"), str
+        ):
+            yield ToolCall(_id(field(block, "toolCallId")), name, field(block, "input"))
         call = field(block, "function_call") or field(block, "functionCall")
         if call is not None and isinstance(name := field(call, "name"), str):
             yield ToolCall(_id(field(call, "id")), name, field(call, "args"))
@@ -238,6 +245,9 @@ def _results(item: Any) -> Iterator[ToolResult]:
         if field(block, "type") == "tool_result":
             content = field(block, "content")
             yield ToolResult(_id(field(block, "tool_use_id")), None, content)
+        if field(block, "type") == "tool-result":
+            name = _name(field(block, "toolName"))
+            yield ToolResult(_id(field(block, "toolCallId")), name, field(block, "output"))
         response = _function_response(block)
         if response is not None:
             name = _name(field(response, "name"))
@@ -251,7 +261,17 @@ def _function_response(part: Any) -> Any:
 def result_payload(content: Any) -> Any:
     """The JSON a tool result carries: parsed from its text (a string, or text blocks), or the
     object itself (a Gemini function response, whose JSON text may sit under ``result`` or
-    ``output``). None when it is not JSON."""
+    ``output``; an AI SDK output, ``{"type": "text" | "json", "value"}``). None when it is not
+    JSON."""
+    if (
+        isinstance(content, Mapping)
+        and content.get("type") in ("text", "json")
+        and "value" in content
+    ):
+        value = content["value"]
+        if content["type"] == "json":
+            return value
+        return _json(value) if isinstance(value, str) else None
     if isinstance(content, Mapping):
         wrapped = [value for key, value in content.items() if key in ("result", "output")]
         if len(content) == 1 and wrapped and isinstance(wrapped[0], str):

@@ -269,7 +269,10 @@ async def _definition(service: Service, request: Request) -> Response:
             422, "invalid_request", f"shape is one of {', '.join(shapes)}", field="shape"
         )
     catalog = grant.cut(await service.registry.get(name))
-    return JSONResponse({"definition": find_tools_definition(shapes[shape], catalog)})
+    definition = find_tools_definition(shapes[shape], catalog)
+    if shape == "gemini":  # the JSON wire's name, which the JavaScript and Go SDKs type
+        definition["parametersJsonSchema"] = definition.pop("parameters_json_schema")
+    return JSONResponse({"definition": definition})
 
 
 async def _register(service: Service, request: Request) -> Response:

@@ -14,7 +14,7 @@
  * it came, thinking blocks included.
  */
 
-import { type TurnOptions, type TurnResult, DEFAULT_MAX_ROUNDS, answerCall, turnSelection } from "./turn.js";
+import { type TurnOptions, type TurnResult, DEFAULT_MAX_ROUNDS, answerCall, turnDefinition, turnSelection } from "./turn.js";
 import { roundTools } from "./tools.js";
 import type { FindToolsDefinitions } from "./findTools.js";
 
@@ -39,9 +39,10 @@ export async function anthropicTurn<T, M, R extends AnthropicReply>(
   options: AnthropicTurnOptions<T, M, R>,
 ): Promise<TurnResult<R>> {
   const selection = await turnSelection(options);
+  const definition = await turnDefinition(options, "anthropic");
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   for (let round = 1; ; round += 1) {
-    const { bound, tools } = roundTools(options.tools, selection, options.messages, "anthropic");
+    const { bound, tools } = roundTools(options.tools, selection, options.messages, "anthropic", definition);
     const reply = await options.create({ tools, messages: options.messages });
     const calls = reply.content.filter((block) => block.type === "tool_use");
     if (calls.length === 0) return { reply, selection, rounds: round };

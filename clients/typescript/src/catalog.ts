@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 
 import { CatalogError } from "./errors.js";
-import type { Catalog, CatalogRegistration } from "./types.js";
+import type { Catalog, CatalogOptions, CatalogRegistration } from "./types.js";
 
 const SEPARATOR = "__";
 const MAX_NAME_LENGTH = 64;
@@ -40,6 +40,15 @@ export function defineCatalog(name: string, registration: CatalogRegistration): 
   );
   const core = [...names].filter((name) => coreNames.has(name)); // in catalog order
   return Object.freeze({ name, names: Object.freeze([...names]), core: Object.freeze(core), registration });
+}
+
+/**
+ * The catalog of OpenAI function tools made from a framework's own definitions, with `options`
+ * (its fields given as `undefined` left out).
+ */
+export function catalogOfFunctions(name: string, tools: readonly object[], options: CatalogOptions): Catalog {
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  return defineCatalog(name, { ...given, format: "openai", tools });
 }
 
 /** The catalog name of an MCP tool: `server__tool`, made valid for model APIs. */

@@ -11,8 +11,9 @@
  *   service cannot take the catalog, since a deploy step should fail loudly.
  */
 
-import { ServiceUnavailableError, ToolretApiError, apiError } from "./errors.js";
-import { latestHumanText } from "./transcript.js";
+import { ConfigurationError, ServiceUnavailableError, ToolretApiError, apiError } from "./errors.js";
+import { type FindToolsDefinitions, type FindToolsShape, FIND_TOOLS_NAME, findToolsDefinition } from "./findTools.js";
+import { field, latestHumanText } from "./transcript.js";
 import type {
   Catalog,
   CatalogRegistration,
@@ -27,18 +28,21 @@ import type {
   Selection,
 } from "./types.js";
 
-/** How to reach toolret serve. */
+/**
+ * How to reach toolret serve. Checked when the client is built: a value of the wrong kind
+ * throws a `ConfigurationError` naming the option. An option given as `undefined` is unset.
+ */
 export interface ToolretClientOptions {
   /** The service's base URL, e.g. `http://127.0.0.1:8080`. */
   url: string;
   /** A bearer token of `TOOLRET_SERVE_TOKENS` (none when the service has no tokens). */
-  token?: string;
+  token?: string | undefined;
   /** The longest a select, find_tools or feedback call waits before it falls open (3000 ms). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** The longest a registration waits: it may index the catalog inline (120000 ms). */
-  registerTimeoutMs?: number;
+  registerTimeoutMs?: number | undefined;
   /** The `fetch` to use (the global one by default). */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
 }
 
 /** `select`'s options. */
@@ -47,34 +51,34 @@ export interface SelectOptions {
    * Keep the conversation's tool list cache-stable: `[]` on its first turn, then the names the
    * previous selection returned; the answer extends that list.
    */
-  bound?: readonly string[] | null;
+  bound?: readonly string[] | null | undefined;
   /** Non-core tools to bind (the service's default is 12). */
-  k?: number;
+  k?: number | undefined;
   /** A resumed turn: the full roster, nothing ranked. */
-  resume?: boolean;
+  resume?: boolean | undefined;
   /**
    * Rank only among these tools (names, or prefix patterns such as `github__*`), core tools
    * included; it narrows the token's own list, never widens it.
    */
-  allowed?: readonly string[];
+  allowed?: readonly string[] | undefined;
 }
 
 /** `findTools`'s options. */
 export interface FindToolsOptions {
   /** Names the model can already call: never returned. */
-  bound?: Iterable<string>;
+  bound?: Iterable<string> | undefined;
   /** Search only among these tools (names, or prefix patterns such as `github__*`). */
-  allowed?: readonly string[];
+  allowed?: readonly string[] | undefined;
   /** At most this many tools (at most 5). */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 /** `feedback`'s options. */
 export interface FeedbackOptions {
   /** The message the selection was made for (by default the transcript's latest human message). */
-  message?: string;
+  message?: string | undefined;
   /** Let the worker learn from the misses. */
-  learn?: boolean;
+  learn?: boolean | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 3000;
@@ -89,16 +93,25 @@ export class ToolretClient {
   readonly registerTimeoutMs: number;
   readonly #headers: Record<string, string>;
   readonly #fetch: typeof globalThis.fetch;
+  readonly #definitions = new WeakMap<Catalog, Map<FindToolsShape, object>>();
 
   constructor(options: ToolretClientOptions) {
-    if (!options || typeof options.url !== "string" || !/^https?:\/\//.test(options.url)) {
-      throw new TypeError("new ToolretClient({ url }): url is the service's http(s) address, e.g. http://127.0.0.1:8080");
+    const given: Partial<Record<keyof ToolretClientOptions, unknown>> = options ?? {};
+    const url = given.url;
+    if (typeof url !== "string" || !/^https?:\/\/./.test(url)) {
+      throw invalid("url", url, "the service's http(s) address, e.g. http://127.0.0.1:8080");
     }
-    this.url = options.url.replace(/\/+$/, "");
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.registerTimeoutMs = options.registerTimeoutMs ?? DEFAULT_REGISTER_TIMEOUT_MS;
+    if (given.token !== undefined && (typeof given.token !== "string" || given.token === "")) {
+      throw invalid("token", given.token, "a bearer token (a non-empty string), or leave it out");
+    }
+    if (given.fetch !== undefined && typeof given.fetch !== "function") {
+      throw invalid("fetch", given.fetch, "a fetch function, or leave it out for the global one");
+    }
+    this.url = url.replace(/\/+$/, "");
+    this.timeoutMs = milliseconds("timeoutMs", given.timeoutMs, DEFAULT_TIMEOUT_MS);
+    this.registerTimeoutMs = milliseconds("registerTimeoutMs", given.registerTimeoutMs, DEFAULT_REGISTER_TIMEOUT_MS);
     this.#headers = { "Content-Type": "application/json" };
-    if (options.token) this.#headers.Authorization = `Bearer ${options.token}`;
+    if (typeof given.token === "string") this.#headers.Authorization = `Bearer ${given.token}`;
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
@@ -125,17 +138,50 @@ export class ToolretClient {
   }
 
   /**
-   * Up to `limit` (≤ 5) tools for a capability phrase in any language, best first, none already
-   * `bound`. When no search could run, no tools and the `reason` (`not_indexed`, `timeout`, ...).
+   * Up to `limit` (≤ 5) tools for each capability phrase (one, or up to 5 in one call), in any
+   * language, best first, none already `bound`, none core and none listed under two
+   * capabilities: `results` holds each capability's tools, `tools` all of them. When no search
+   * could run, no tools and the `reason` (`not_indexed`, `timeout`, ...).
    */
-  async findTools(catalog: Catalog | string, capability: string, options: FindToolsOptions = {}): Promise<FoundTools> {
-    const body: FindToolsRequest = { catalog: nameOf(catalog), query: capability };
+  async findTools(
+    catalog: Catalog | string,
+    capabilities: string | readonly string[],
+    options: FindToolsOptions = {},
+  ): Promise<FoundTools> {
+    const asked = typeof capabilities === "string" ? [capabilities] : [...capabilities];
+    const body: FindToolsRequest = { catalog: nameOf(catalog), capabilities: asked };
     if (options.bound !== undefined) body.bound = [...options.bound];
     if (options.limit !== undefined) body.limit = options.limit;
     if (options.allowed !== undefined) body.allowed = [...options.allowed];
     const outcome = await this.#post("/v1/find_tools", body, this.timeoutMs);
     if (outcome.ok && isFound(outcome.body)) return outcome.body;
-    return { tools: [], reason: outcome.ok ? "service_error" : outcome.reason };
+    const reason = outcome.ok ? "service_error" : outcome.reason;
+    return { results: asked.map((capability) => ({ capability, tools: [], reason })), tools: [], reason };
+  }
+
+  /**
+   * The find_tools definition to bind for `catalog`, in a provider's shape, as the service
+   * makes it: its description names what lies behind it ("Behind it: 44 tools from ...").
+   * Kept per catalog object and shape once the service has answered; when it cannot, the
+   * definition without that sentence (`findToolsDefinition(shape)`), asked again next time.
+   * Never throws.
+   */
+  async findToolsDefinition<S extends FindToolsShape>(catalog: Catalog, shape: S): Promise<FindToolsDefinitions[S]> {
+    const kept = this.#definitions.get(catalog)?.get(shape) as FindToolsDefinitions[S] | undefined;
+    if (kept !== undefined) return structuredClone(kept);
+    const path = `/v1/catalogs/${encodeURIComponent(catalog.name)}/find_tools?shape=${shape}`;
+    let outcome: Outcome<unknown>;
+    try {
+      outcome = await this.#request("GET", path, undefined, this.timeoutMs);
+    } catch {
+      return findToolsDefinition(shape); // the service refused (an unknown catalog): the plain one
+    }
+    const definition = outcome.ok ? field(outcome.body, "definition") : undefined;
+    if (!isDefinition(definition, shape)) return findToolsDefinition(shape);
+    const typed = (shape === "openai_responses" ? { strict: null, ...definition } : definition) as FindToolsDefinitions[S];
+    const shapes = this.#definitions.get(catalog) ?? new Map<FindToolsShape, object>();
+    this.#definitions.set(catalog, shapes.set(shape, typed));
+    return structuredClone(typed);
   }
 
   /**
@@ -181,7 +227,7 @@ export class ToolretClient {
       mode: selection.mode,
     };
     if (called) body.called = [...(turn as readonly string[])];
-    else body.messages = [...(turn as readonly object[])] as FeedbackRequest["messages"];
+    else body.messages = [...(turn as readonly object[])] as NonNullable<FeedbackRequest["messages"]>;
     if (options.learn !== undefined) body.learn = options.learn;
     const outcome = await this.#post("/v1/feedback", body, this.timeoutMs);
     if (outcome.ok) return outcome.body as FeedbackResponse;
@@ -189,14 +235,18 @@ export class ToolretClient {
   }
 
   /** POST `body` as JSON: the answer, or why there is none; a refusal (4xx) is thrown. */
-  async #post(path: string, body: unknown, timeoutMs: number): Promise<Outcome<unknown>> {
+  #post(path: string, body: unknown, timeoutMs: number): Promise<Outcome<unknown>> {
+    return this.#request("POST", path, body, timeoutMs);
+  }
+
+  async #request(method: "GET" | "POST", path: string, body: unknown, timeoutMs: number): Promise<Outcome<unknown>> {
     const signal = AbortSignal.timeout(timeoutMs);
     let response: Response;
     try {
       response = await this.#fetch(`${this.url}${path}`, {
-        method: "POST",
+        method,
         headers: this.#headers,
-        body: JSON.stringify(body),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal,
       });
     } catch (error) {
@@ -249,6 +299,22 @@ export function isAllowed(name: string, allowed?: readonly string[]): boolean {
   return allowed.some((entry) => (entry.endsWith("*") ? name.startsWith(entry.slice(0, -1)) : entry === name));
 }
 
+/** The longest timer node keeps: a longer one fires at once (TimeoutOverflowWarning). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+function milliseconds(option: string, value: unknown, otherwise: number): number {
+  if (value === undefined) return otherwise;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_MS) {
+    throw invalid(option, value, `a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS}`);
+  }
+  return value;
+}
+
+function invalid(option: string, value: unknown, takes: string): ConfigurationError {
+  const shown = typeof value === "string" ? JSON.stringify(value) : typeof value === "number" ? String(value) : typeof value;
+  return new ConfigurationError(`new ToolretClient({ ${option} }): ${shown} will not work; ${option} is ${takes}`, option);
+}
+
 function nameOf(catalog: Catalog | string): string {
   return typeof catalog === "string" ? catalog : catalog.name;
 }
@@ -278,7 +344,13 @@ function isSelection(body: unknown): body is Selection {
   );
 }
 
+/** A find_tools definition of `shape`: named find_tools, with a description (where `shape` keeps them). */
+function isDefinition(value: unknown, shape: FindToolsShape): value is object {
+  const named = shape === "openai" ? field(value, "function") : value;
+  return field(named, "name") === FIND_TOOLS_NAME && typeof field(named, "description") === "string";
+}
+
 function isFound(body: unknown): body is FoundTools {
   const value = body as Partial<FoundTools> | null;
-  return value !== null && typeof value === "object" && Array.isArray(value.tools);
+  return value !== null && typeof value === "object" && Array.isArray(value.tools) && Array.isArray(value.results);
 }

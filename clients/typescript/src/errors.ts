@@ -2,6 +2,7 @@
  * One error tree, rooted at `ToolretError`:
  *
  *     ToolretError
+ *     ├── ConfigurationError        an option of new ToolretClient(...) that cannot work
  *     ├── CatalogError              a registration whose tools cannot be read (defineCatalog)
  *     ├── ServiceUnavailableError   registerCatalog could not reach the service, or it failed
  *     └── ToolretApiError           the service refused the request (4xx): error, detail, field
@@ -19,6 +20,17 @@ import type { ClientReason, ErrorBody } from "./types.js";
 /** Every error this package throws. */
 export class ToolretError extends Error {
   override name = "ToolretError";
+}
+
+/** An option the client cannot work with: `option` names it, the message says what it takes. */
+export class ConfigurationError extends ToolretError {
+  override name = "ConfigurationError";
+  constructor(
+    message: string,
+    readonly option: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A registration whose tools cannot be read: `field` is where (`tools[3]`, `core`, ...). */

@@ -28,7 +28,8 @@ const DESCRIPTION =
   "'أضف حقلا إلى الكائن'). Ask for every capability your plan still needs in one call, up to " +
   "5; each gets up to 5 matching tools, callable from your next step.";
 
-function schema() {
+/** The arguments of find_tools, as JSON Schema (a fresh object each call). */
+export function capabilitiesSchema() {
   return {
     type: "object" as const,
     properties: {
@@ -45,7 +46,7 @@ function schema() {
   };
 }
 
-type Schema = ReturnType<typeof schema>;
+type Schema = ReturnType<typeof capabilitiesSchema>;
 
 /** The find_tools definition of each shape (a fresh object each call). */
 export interface FindToolsDefinitions {
@@ -66,15 +67,15 @@ export function findToolsDefinition(shape: FindToolsShape = "openai"): FindTools
   const fields = { name: FIND_TOOLS_NAME, description: DESCRIPTION };
   switch (shape) {
     case "openai":
-      return { type: "function", function: { ...fields, parameters: schema() } };
+      return { type: "function", function: { ...fields, parameters: capabilitiesSchema() } };
     case "openai_responses":
-      return { type: "function", ...fields, parameters: schema(), strict: null };
+      return { type: "function", ...fields, parameters: capabilitiesSchema(), strict: null };
     case "anthropic":
-      return { ...fields, input_schema: schema() };
+      return { ...fields, input_schema: capabilitiesSchema() };
     case "gemini":
-      return { ...fields, parametersJsonSchema: schema() };
+      return { ...fields, parametersJsonSchema: capabilitiesSchema() };
     case "mcp":
-      return { ...fields, inputSchema: schema() };
+      return { ...fields, inputSchema: capabilitiesSchema() };
     default:
       throw new TypeError(
         `unknown shape ${JSON.stringify(shape)}; use openai, openai_responses, anthropic, gemini or mcp`,
@@ -86,17 +87,18 @@ export function findToolsDefinition(shape: FindToolsShape = "openai"): FindTools
 export interface ToolFinder {
   findTools(
     catalog: Catalog | string,
-    capability: string,
-    options?: { bound?: Iterable<string>; limit?: number },
+    capabilities: readonly string[],
+    options?: { bound?: Iterable<string> | undefined; limit?: number | undefined },
   ): Promise<FoundTools>;
 }
 
 /**
- * What to tell the model when no search could run (`FoundTools.reason`), or null when one did:
- * a catalog still being indexed is "not available yet", anything else "unavailable right now".
- * Either way the model should go on with the tools it has.
+ * What to tell the model when no search could run (a `reason` of `FoundTools` or of one
+ * capability's result), or null when one did: a catalog still being indexed is "not available
+ * yet", anything else "unavailable right now". Either way the model should go on with the tools
+ * it has.
  */
-export function unavailableMessage(found: FoundTools): string | null {
+export function unavailableMessage(found: { reason?: string | null | undefined }): string | null {
   if (found.reason === null || found.reason === undefined || found.reason === "blank_query") return null;
   if (found.reason === "not_indexed") {
     return "tool search is not available yet: the tools are still being indexed; continue with the tools you have";
@@ -109,16 +111,16 @@ export function unavailableMessage(found: FoundTools): string | null {
  * "description"}, ...]}, ...]}` as JSON text, one entry per capability asked, in order.
  *
  * `args` is the call's arguments (JSON text or an object): `{"capabilities": [...]}`, or one
- * `capability` string. At most `limit` (≤ 5) tools a capability, none already `bound`, none core
- * (when `catalog` says which are), none under two capabilities (slots dealt round by round, as
- * in Python); a capability with none gets a `note`. Bad arguments, or no search able to run,
- * give a JSON `{"error": ...}` the model can read and act on; this never throws.
+ * `capability` string. The capabilities go to the service in one request, which ranks each and
+ * deals the slots: at most `limit` (≤ 5) tools a capability, none already `bound`, none core,
+ * none under two capabilities. A capability with none gets a `note`. Bad arguments, or no search
+ * able to run, give a JSON `{"error": ...}` the model can read and act on; this never throws.
  */
 export async function answerFindTools(
   finder: ToolFinder,
   catalog: Catalog | string,
   args: unknown,
-  options: { bound?: Iterable<string>; limit?: number } = {},
+  options: { bound?: Iterable<string> | undefined; limit?: number | undefined } = {},
 ): Promise<string> {
   const capabilities = capabilitiesOf(args);
   if (capabilities.length === 0) {
@@ -126,50 +128,33 @@ export async function answerFindTools(
   }
   const asked = capabilities.slice(0, MAX_CAPABILITIES);
   const skip = new Set(options.bound ?? []);
-  const limit = Math.max(0, Math.min(options.limit ?? MAX_DISCOVERED_TOOLS, MAX_DISCOVERED_TOOLS));
+  const limit = Math.max(1, Math.min(options.limit ?? MAX_DISCOVERED_TOOLS, MAX_DISCOVERED_TOOLS));
+  let found: FoundTools;
+  try {
+    found = await finder.findTools(catalog, asked, { bound: skip, limit });
+  } catch {
+    found = { results: [], tools: [], reason: "internal_error" };
+  }
   const core = new Set(typeof catalog === "string" ? [] : catalog.core);
   const known = typeof catalog === "string" ? null : new Set(catalog.names);
-  const found = await Promise.all(
-    asked.map(async (capability): Promise<FoundTools> => {
-      try {
-        return await finder.findTools(catalog, capability, { bound: skip, limit: limit * asked.length });
-      } catch {
-        return { tools: [], reason: "internal_error" };
-      }
-    }),
-  );
-  if (found.every((f) => f.tools.length === 0)) {
-    const unavailable = found.map(unavailableMessage).find((m) => m !== null);
-    if (unavailable !== undefined && unavailable !== null) return error(unavailable);
-  }
-  const usable = found.map((f) =>
-    f.tools.filter((t) => (known === null || known.has(t.name)) && !skip.has(t.name) && !core.has(t.name)),
-  );
-  const kept: { name: string; description: string }[][] = asked.map(() => []);
   const taken = new Set<string>();
-  const cursors = asked.map(() => 0);
-  for (let round = 0; round < limit; round++) {
-    usable.forEach((tools, i) => {
-      while (cursors[i]! < tools.length && taken.has(tools[cursors[i]!]!.name)) cursors[i]! += 1;
-      const next = tools[cursors[i]!];
-      if (next !== undefined && kept[i]!.length < limit) {
-        kept[i]!.push({ name: next.name, description: next.description });
-        taken.add(next.name);
-        cursors[i]! += 1;
-      }
-    });
-  }
   const results = asked.map((capability, i) => {
-    const entry: { capability: string; tools: { name: string; description: string }[]; note?: string } = {
-      capability,
-      tools: kept[i]!,
-    };
-    if (entry.tools.length === 0) {
-      entry.note =
-        unavailableMessage(found[i]!) ?? "no further tools match; rephrase the capability or use the tools you have";
+    const answered = found.results[i]?.capability === capability ? found.results[i] : undefined;
+    const tools = (answered?.tools ?? [])
+      .filter((t) => (known === null || known.has(t.name)) && !skip.has(t.name) && !core.has(t.name) && !taken.has(t.name))
+      .slice(0, limit)
+      .map((t) => ({ name: t.name, description: t.description }));
+    for (const tool of tools) taken.add(tool.name);
+    const entry: { capability: string; tools: typeof tools; note?: string } = { capability, tools };
+    if (tools.length === 0) {
+      entry.note = unavailableMessage(answered ?? found) ?? "no further tools match; rephrase the capability or use the tools you have";
     }
     return entry;
   });
+  if (results.every((entry) => entry.tools.length === 0)) {
+    const unavailable = [found, ...found.results].map(unavailableMessage).find((m) => m !== null);
+    if (unavailable !== undefined && unavailable !== null) return error(unavailable);
+  }
   const payload: { results: typeof results; note?: string } = { results };
   if (capabilities.length > asked.length) {
     payload.note = `only the first ${MAX_CAPABILITIES} capabilities were searched; ask again for the rest`;

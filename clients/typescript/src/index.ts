@@ -5,7 +5,9 @@
  *   tool of the catalog when the service is slow, down or failing.
  * - `defineCatalog`: a catalog from the tool JSON you register.
  * - find_tools for any provider: `findToolsDefinition`, `answerFindTools`, `discoveredToolNames`.
- * - `toolsNamed`: your provider tools array narrowed to a selection.
+ * - `toolsNamed`: your provider tools (an array, or the AI SDK's record) narrowed to a selection.
+ * - `TurnSelector`: what to bind before each model call of a turn, for a framework's hook
+ *   (`@toolret/client/ai-sdk`, `@toolret/client/langchain`).
  * - One agent turn, every tool call answered: `anthropicTurn`, `openaiChatTurn`,
  *   `openaiResponsesTurn`.
  */
@@ -15,6 +17,7 @@ export type { ToolretClientOptions, SelectOptions, FindToolsOptions, FeedbackOpt
 export { defineCatalog, mcpToolName } from "./catalog.js";
 export {
   ToolretError,
+  ConfigurationError,
   CatalogError,
   ServiceUnavailableError,
   ToolretApiError,
@@ -27,12 +30,15 @@ export {
   FIND_TOOLS_NAME,
   MAX_DISCOVERED_TOOLS,
   answerFindTools,
+  capabilitiesSchema,
   discoveredToolNames,
   findToolsDefinition,
   unavailableMessage,
 } from "./findTools.js";
 export type { FindToolsShape, FindToolsDefinitions, ToolFinder } from "./findTools.js";
-export { roundTools, toolName, toolsNamed } from "./tools.js";
+export { roundTools, toolName, toolNames, toolsNamed } from "./tools.js";
+export { KEPT_SELECTIONS, TurnSelector } from "./turnSelector.js";
+export type { BoundNames, TurnSelectorOptions } from "./turnSelector.js";
 export { currentTurn, latestHumanText, toolCalls, toolResults } from "./transcript.js";
 export type { ToolCall, ToolResult } from "./transcript.js";
 export { anthropicTurn } from "./anthropic.js";
@@ -48,7 +54,9 @@ export type {
 } from "./openai.js";
 export type { RunTool, TurnOptions, TurnResult } from "./turn.js";
 export type {
+  CapabilityResult,
   Catalog,
+  CatalogOptions,
   CatalogRegistration,
   ClientReason,
   ErrorBody,

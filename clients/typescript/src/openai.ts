@@ -13,7 +13,7 @@
  * after the whole `output` is sent back, reasoning items included (Responses).
  */
 
-import { type TurnOptions, type TurnResult, DEFAULT_MAX_ROUNDS, answerCall, parsedArguments, turnSelection } from "./turn.js";
+import { type TurnOptions, type TurnResult, DEFAULT_MAX_ROUNDS, answerCall, parsedArguments, turnDefinition, turnSelection } from "./turn.js";
 import { roundTools } from "./tools.js";
 import type { FindToolsDefinitions } from "./findTools.js";
 
@@ -45,9 +45,10 @@ export async function openaiChatTurn<T, M, R extends ChatReply>(
   options: ChatTurnOptions<T, M, R>,
 ): Promise<TurnResult<R>> {
   const selection = await turnSelection(options);
+  const definition = await turnDefinition(options, "openai");
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   for (let round = 1; ; round += 1) {
-    const { bound, tools } = roundTools(options.tools, selection, options.messages, "openai");
+    const { bound, tools } = roundTools(options.tools, selection, options.messages, "openai", definition);
     const reply = await options.create({ tools, messages: options.messages });
     const message = reply.choices[0]?.message;
     const calls = message?.tool_calls ?? [];
@@ -93,9 +94,10 @@ export async function openaiResponsesTurn<T, M, R extends ResponsesReply>(
   options: ResponsesTurnOptions<T, M, R>,
 ): Promise<TurnResult<R>> {
   const selection = await turnSelection(options);
+  const definition = await turnDefinition(options, "openai_responses");
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   for (let round = 1; ; round += 1) {
-    const { bound, tools } = roundTools(options.tools, selection, options.messages, "openai_responses");
+    const { bound, tools } = roundTools(options.tools, selection, options.messages, "openai_responses", definition);
     const reply = await options.create({ tools, input: options.messages });
     const calls = reply.output.filter((item): item is FunctionCallItem => item.type === "function_call");
     if (calls.length === 0) return { reply, selection, rounds: round };

@@ -788,7 +788,8 @@ export interface components {
         /**
          * FindToolsDefinition
          * @description ``GET /v1/catalogs/{name}/find_tools?shape=…``: the find_tools definition to bind for
-         *     this catalog, in the provider's shape, its description naming what lies behind it.
+         *     this catalog, in the provider's shape, its description naming what lies behind it (Gemini's
+         *     schema under ``parametersJsonSchema``, the JSON wire's name).
          */
         FindToolsDefinition: {
             /** Definition */

@@ -15,6 +15,9 @@
  *   (camelCase, or snake_case), `text` parts.
  * - LangChain: messages with `type` (`human`, `ai`, `tool`), `tool_calls` (`name`, `args`,
  *   `id`), `tool_call_id`.
+ * - The AI SDK (`ModelMessage`): `tool-call` parts (`toolCallId`, `toolName`, `input`) in
+ *   assistant messages, `tool-result` parts (`output`: `{ type: "text" | "json", value }`) in
+ *   `role: "tool"` messages.
  *
  * Anything malformed is skipped; nothing here throws.
  */
@@ -34,7 +37,7 @@ export interface ToolResult {
 }
 
 const TEXT_PART_TYPES = new Set(["text", "input_text"]);
-const TOOL_RESULT_TYPES = new Set(["tool_result", "function_call_output"]);
+const TOOL_RESULT_TYPES = new Set(["tool_result", "function_call_output", "tool-result"]);
 const ASSISTANT = new Set(["assistant", "ai", "model"]);
 
 /** An object's `name` field; undefined for anything that is not an object. */
@@ -149,10 +152,14 @@ function* eachCall(item: unknown): Generator<ToolCall> {
     if (field(block, "type") === "tool_use" && typeof blockName === "string") {
       yield { id: id(field(block, "id")), name: blockName, arguments: field(block, "input") };
     }
+    const callName = field(block, "toolName");
+    if (field(block, "type") === "tool-call" && typeof callName === "string") {
+      yield { id: id(field(block, "toolCallId")), name: callName, arguments: field(block, "input") };
+    }
     const call = either(field(block, "function_call"), field(block, "functionCall"));
-    const callName = field(call, "name");
-    if (call !== undefined && typeof callName === "string") {
-      yield { id: id(field(call, "id")), name: callName, arguments: field(call, "args") };
+    const functionName = field(call, "name");
+    if (call !== undefined && typeof functionName === "string") {
+      yield { id: id(field(call, "id")), name: functionName, arguments: field(call, "args") };
     }
   }
 }
@@ -178,6 +185,9 @@ function* eachResult(item: unknown): Generator<ToolResult> {
     if (field(block, "type") === "tool_result") {
       yield { callId: id(field(block, "tool_use_id")), name: null, content: field(block, "content") };
     }
+    if (field(block, "type") === "tool-result") {
+      yield { callId: id(field(block, "toolCallId")), name: id(field(block, "toolName")), content: field(block, "output") };
+    }
     const response = functionResponse(block);
     if (response !== undefined) {
       yield { callId: id(field(response, "id")), name: id(field(response, "name")), content: field(response, "response") };
@@ -191,10 +201,15 @@ function functionResponse(part: unknown): unknown {
 
 /**
  * The JSON a tool result carries: parsed from its text (a string, or text blocks), or the object
- * itself (a Gemini function response, whose JSON text may sit under `result` or `output`).
- * Undefined when it is not JSON.
+ * itself (a Gemini function response, whose JSON text may sit under `result` or `output`; an AI
+ * SDK output, `{ type: "text" | "json", value }`). Undefined when it is not JSON.
  */
 export function resultPayload(content: unknown): unknown {
+  const kind = field(content, "type");
+  if ((kind === "text" || kind === "json") && "value" in (content as object)) {
+    const value = field(content, "value");
+    return kind === "text" ? (typeof value === "string" ? json(value) : undefined) : value;
+  }
   if (content !== null && typeof content === "object" && !Array.isArray(content)) {
     const entries = Object.entries(content);
     const wrapped = entries.filter(([key]) => key === "result" || key === "output").map(([, v]) => v);

@@ -5,7 +5,7 @@
  */
 
 import type { ToolretClient, SelectOptions } from "./client.js";
-import { FIND_TOOLS_NAME, answerFindTools } from "./findTools.js";
+import { type FindToolsDefinitions, type FindToolsShape, FIND_TOOLS_NAME, answerFindTools, findToolsDefinition } from "./findTools.js";
 import { latestHumanText } from "./transcript.js";
 import type { Catalog, Selection } from "./types.js";
 
@@ -17,8 +17,11 @@ export type RunTool = (name: string, input: unknown, id: string) => Promise<unkn
 
 /** What a turn of every loop takes besides the provider's own parts. */
 export interface TurnOptions<T, M> {
-  /** The toolret client (or anything with its `select` and `findTools`). */
-  toolret: Pick<ToolretClient, "select" | "findTools">;
+  /**
+   * The toolret client (or anything with its `select` and `findTools`; with its
+   * `findToolsDefinition` too, find_tools is bound as the service describes it for the catalog).
+   */
+  toolret: Pick<ToolretClient, "select" | "findTools"> & Partial<Pick<ToolretClient, "findToolsDefinition">>;
   catalog: Catalog;
   /** Every tool of the catalog, in the provider's shape: each round sends the ones it binds. */
   tools: readonly T[];
@@ -27,11 +30,11 @@ export interface TurnOptions<T, M> {
   /** Runs a tool the model called; a throw is answered to the model as that tool's error. */
   runTool: RunTool;
   /** The turn's selection, when you made it; else it is made for the latest user message. */
-  selection?: Selection;
+  selection?: Selection | undefined;
   /** `select`'s options (`bound` for a cache-stable list, `k`). */
-  select?: SelectOptions;
+  select?: SelectOptions | undefined;
   /** The most model calls in this turn (16): the turn returns after the last one's calls are answered. */
-  maxRounds?: number;
+  maxRounds?: number | undefined;
 }
 
 /** A finished turn: the model's last reply, the turn's selection, and how many calls it took. */
@@ -47,6 +50,15 @@ export const DEFAULT_MAX_ROUNDS = 16;
 export async function turnSelection<T, M>(options: TurnOptions<T, M>): Promise<Selection> {
   if (options.selection !== undefined) return options.selection;
   return options.toolret.select(options.catalog, latestHumanText(options.messages), options.select);
+}
+
+/** The turn's find_tools definition: the service's for the catalog, else the plain one. */
+export async function turnDefinition<T, M, S extends FindToolsShape>(
+  options: TurnOptions<T, M>,
+  shape: S,
+): Promise<FindToolsDefinitions[S]> {
+  if (options.toolret.findToolsDefinition === undefined) return findToolsDefinition(shape);
+  return options.toolret.findToolsDefinition(options.catalog, shape);
 }
 
 /** The answer to one call, as text: find_tools answered by toolret, the others by `runTool`. */

@@ -15,14 +15,19 @@ export type Selection = Schemas["SelectResponse"];
 export type FindToolsRequest = Schemas["FindToolsRequest"];
 /** One tool find_tools found. */
 export type FoundTool = Schemas["FoundTool"];
-/** What find_tools found, best first; `reason` says why there are none when no search could run. */
-export type FoundTools = Pick<Schemas["FindToolsResponse"], "tools" | "reason">;
+/** One capability's tools, best first; `reason` when it could not be searched. */
+export type CapabilityResult = Schemas["CapabilityResult"];
+/**
+ * What find_tools found: each capability's tools (`results`, in the order asked), all of them
+ * (`tools`); `reason` says why there are none when no search could run.
+ */
+export type FoundTools = Schemas["FindToolsResponse"];
 /**
  * `POST /v1/catalogs/{name}`'s body: OpenAI or Anthropic tool JSON (`tools`, the SDKs' own tool
  * types fit), or MCP listings (`servers`: each server's `tools/list` result or list of tools).
  */
 export type CatalogRegistration = Omit<Schemas["CatalogRegistration"], "tools"> & {
-  tools?: readonly object[] | null;
+  tools?: readonly object[] | null | undefined;
 };
 /** What registering a catalog did: its size, its warnings and its indexing. */
 export type Registration = Schemas["RegistrationResponse"];
@@ -53,5 +58,11 @@ export interface Catalog {
   readonly names: readonly string[];
   readonly core: readonly string[];
   /** The body `registerCatalog(catalog)` sends, when the catalog was built from one. */
-  readonly registration?: CatalogRegistration;
+  readonly registration?: CatalogRegistration | undefined;
 }
+
+/**
+ * What a catalog built from a framework's tools takes besides them: its core tools, example
+ * requests and keywords, as the registration names them (a field given as `undefined` is unset).
+ */
+export type CatalogOptions = { [K in "core" | "examples" | "keywords"]?: CatalogRegistration[K] | undefined };

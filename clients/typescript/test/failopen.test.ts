@@ -25,7 +25,11 @@ test(`a cache-stable list falls open as the list so far, then every other tool (
 });
 
 test(`find_tools says search is unavailable, and feedback is not queued (${failure})`, async () => {
-  assert.deepEqual(await toolret.findTools(crm(), "delete a record"), { tools: [], reason });
+  assert.deepEqual(await toolret.findTools(crm(), "delete a record"), {
+    results: [{ capability: "delete a record", tools: [], reason }],
+    tools: [],
+    reason,
+  });
   const answer = JSON.parse(await answerFindTools(toolret, crm(), { capabilities: ["delete a record"] }));
   assert.deepEqual(answer, { error: "tool search is unavailable right now; continue with the tools you have", results: [] });
   if (failure === "stopped") {

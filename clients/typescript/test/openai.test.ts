@@ -50,6 +50,35 @@ test("a Chat Completions turn answers every tool call, discoveries bound from th
   assert.deepEqual(messages.slice(2, 4).map((m) => [m.role, (m as { tool_call_id?: string }).tool_call_id]), [["tool", "call_1"], ["tool", "call_2"]]);
 });
 
+test("a find_tools call with two capabilities binds the tools of both on the next round", async () => {
+  const toolret = client();
+  const log = await mark();
+  const capabilities = [ARABIC, "kayıtları CSV dosyası olarak dışa aktar"];
+  await script(CHAT, { tool_calls: [{ id: "call_1", name: "find_tools", arguments: { capabilities } }] });
+  await script(CHAT, { content: "Done." });
+  const openai = llm();
+  const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "How many contacts do we have?" }];
+  const { selection } = await openaiChatTurn({
+    toolret,
+    catalog: crm(),
+    tools: chatTools(),
+    messages,
+    select: { k: 3 },
+    runTool: () => "",
+    create: (request) => openai.chat.completions.create({ model: "gpt-fake", ...request }),
+  });
+  const answer = JSON.parse((messages[2] as { content: string }).content) as { error?: string; results: { tools: { name: string }[] }[] };
+  assert.equal(answer.error, undefined, `find_tools answered an error: ${answer.error}`);
+  assert.deepEqual(answer.results.map((result) => result.tools.length > 0), [true, true]);
+  const { requests, rejections } = await log();
+  assert.deepEqual(rejections, []);
+  const second = toolNames(requests[1]!.body);
+  for (const name of ["delete_record", "export_records"]) {
+    assert.ok(!selection.names.includes(name), `the test needs ${name} left out of the selection`);
+    assert.ok(second.includes(name), `${name} not bound after find_tools: ${second}`);
+  }
+});
+
 test("the rules refuse a Chat Completions tool call left unanswered", async () => {
   const openai = llm();
   await script(CHAT, {

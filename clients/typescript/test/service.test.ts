@@ -98,6 +98,23 @@ test("finds tools in any language, none already bound, and reads them back from 
   assert.match(JSON.parse(blank).error, /call find_tools with/);
 });
 
+test("one find_tools call ranks several capabilities, each its own tools, none twice", async () => {
+  const toolret = client();
+  const capabilities = ["أريد حذف هذا العميل نهائيا", "kayıtları CSV dosyası olarak dışa aktar", "merge two duplicate records"];
+  const answer = JSON.parse(await answerFindTools(toolret, crm(), { capabilities }, { bound: ["find_records"] })) as {
+    error?: string;
+    results: { capability: string; tools: { name: string }[] }[];
+  };
+  assert.equal(answer.error, undefined, `find_tools answered an error: ${answer.error}`);
+  assert.deepEqual(answer.results.map((result) => result.capability), capabilities);
+  const names = answer.results.flatMap((result) => result.tools.map((tool) => tool.name));
+  assert.equal(new Set(names).size, names.length, "a tool listed under two capabilities");
+  for (const result of answer.results) assert.ok(result.tools.length > 0 && result.tools.length <= 5, result.capability);
+  assert.equal(answer.results[0]!.tools[0]!.name, "delete_record");
+  assert.ok(names.includes("export_records") && names.includes("merge_records"), names.join());
+  assert.ok(!names.some((name) => crm().core.includes(name)), "core tools are always bound: never found");
+});
+
 test("feedback reaches the service", async () => {
   const toolret = client();
   const selection = await toolret.select(crm(), ENGLISH);
