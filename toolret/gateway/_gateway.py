@@ -29,7 +29,14 @@ from toolret._catalog import Catalog
 from toolret.adapters._mcp import SEPARATOR, catalog_from_mcp, mcp_origin, mcp_tool_name
 from toolret.errors import CatalogError, ConfigurationError, NotIndexedError
 from toolret.gateway._config import GatewayConfig
-from toolret.gateway._exposed import GATEWAY_SCHEMAS, error_result, exposed_tools, found_tool
+from toolret.gateway._exposed import (
+    GATEWAY_SCHEMAS,
+    error_result,
+    exposed_tools,
+    found_tool,
+    needs_task,
+    task_refusal,
+)
 from toolret.gateway._upstream import PING_INTERVAL, RETRY, State, Upstream, UpstreamUnavailable
 from toolret.retrieval._find_tools import MAX_CAPABILITIES
 from toolret.retrieval._lexical import catalog_index
@@ -79,6 +86,7 @@ class Gateway:
         """Set once the current catalog's vectors are stored (or queued for the worker)."""
         self._changed = asyncio.Event()
         self._signature: object = None
+        self._seen: object = None
         self._listeners: list[Callable[[], Awaitable[None]]] = []
         self._list_listeners: list[Callable[[str], Awaitable[None]]] = []
         self._ready_by: float | None = None
@@ -148,6 +156,7 @@ class Gateway:
             for tool in (catalog.core if catalog is not None else ())
             if (origin := mcp_origin(tool)) is not None
             and self.upstreams[origin[0]].state is State.UP
+            and not needs_task(tool)
         ]
         return exposed_tools(catalog, up)
 
@@ -182,7 +191,7 @@ class Gateway:
             answer["reason"] = "no upstream server has listed its tools yet"
             return answer
         down = {u.name for u in self.upstreams.values() if u.state is not State.UP}
-        skip = {tool.name for tool in catalog if _server(tool) in down}
+        skip = {tool.name for tool in catalog if _server(tool) in down or needs_task(tool)}
         depth = MAX_DISCOVERED_TOOLS * len(asked)
         by_words: list[str] = []
 
@@ -268,6 +277,8 @@ class Gateway:
         visible = self.visible
         if visible is not None and name not in visible:
             return error_result(f"{name!r} is not among the tools this gateway allows")
+        if catalog is not None and needs_task(catalog[name]):
+            return task_refusal(name)
         server, original = origin
         try:
             return await self.upstreams[server].call_tool(original, arguments, progress)
@@ -329,7 +340,10 @@ class Gateway:
                 self.indexed.clear()
             if not self.ready.is_set() and self._settled():
                 self.ready.set()
-            await self._tell_listeners()
+            seen = (self._signature, frozenset(self._up()))
+            if seen != self._seen:  # what a client sees changed: its list, or a server's state
+                self._seen = seen
+                await self._tell_listeners()
             if changed and catalog is not None:
                 await self._index(catalog)
                 await self._tell_listeners()  # find_tools now ranks it by meaning
@@ -422,6 +436,9 @@ class Gateway:
         except Exception as error:
             self.indexing = f"failed: {error}"
             log.warning("toolret gateway: indexing %d tools failed: %s", len(catalog), error)
+
+    def _up(self) -> list[str]:
+        return [name for name, u in self.upstreams.items() if u.state is State.UP]
 
     def _settled(self) -> bool:
         return all(u.state is not State.CONNECTING for u in self.upstreams.values())
