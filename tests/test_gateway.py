@@ -32,7 +32,7 @@ from tests.support.http_serving import Serving, serving
 from tests.support.mcp_upstreams import add_reschedule, alpha_server
 from toolret.gateway._config import GatewayConfig, UpstreamConfig, parse_config
 from toolret.gateway._gateway import Gateway
-from toolret.gateway._server import http_app
+from toolret.gateway._http import http_app
 from toolret.retrieval._client import ToolRetrievalClient
 
 REPO = Path(__file__).resolve().parent.parent

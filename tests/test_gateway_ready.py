@@ -34,7 +34,7 @@ from tests.test_gateway import beta_entry, find, until
 from toolret import BundledE5Embedder, Settings
 from toolret.gateway._config import parse_config
 from toolret.gateway._gateway import Gateway
-from toolret.gateway._server import http_app
+from toolret.gateway._http import http_app
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.store._vector_store import VectorStore
 

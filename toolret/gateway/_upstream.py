@@ -246,11 +246,12 @@ class Upstream:
             await self._on_change(self)
 
     async def _lost(self, error: BaseException) -> None:
+        """Mark it down and tell the gateway, once: a failed reconnect changes nothing."""
         detail = _describe(error)
-        if self.state is not State.DOWN:
+        was, self.state, self.error = self.state, State.DOWN, detail
+        if was is not State.DOWN:
             log.warning("toolret gateway: %s is down (%s); reconnecting", self.name, detail)
-        self.state, self.error = State.DOWN, detail
-        await self._on_change(self)
+            await self._on_change(self)
 
     def __repr__(self) -> str:
         return f"<Upstream {self.name} {self.state.value}>"
