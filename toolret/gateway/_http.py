@@ -26,7 +26,11 @@ if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-__all__ = ["http_app"]
+__all__ = ["MAX_BODY", "http_app"]
+
+MAX_BODY = 4 * 1024 * 1024
+"""The largest request body ``/mcp`` takes, in bytes: the MCP SDK's own limit (4 MiB)."""
+INVALID_REQUEST = -32600
 
 
 def http_app(
@@ -92,11 +96,68 @@ def http_app(
         routes=[
             Route("/healthz", healthz, methods=["GET"]),
             Route("/readyz", readyz, methods=["GET"]),
-            Mount("/", app=mcp_app),
+            Mount("/", app=_BodyLimit(mcp_app)),
         ],
         middleware=[Middleware(_BearerTokens, digests=digests)] if digests else [],
         lifespan=lifespan,
     )
+
+
+class _BodyLimit:
+    """ASGI: a ``POST`` whose body is larger than ``MAX_BODY`` is answered 413 with a
+    JSON-RPC error (the SDK's own check answers plain text, which a client cannot read as
+    MCP), without reading more of it than the limit; the body read is handed on."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("method") != "POST":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > MAX_BODY:
+            await _too_large(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left before sending it all
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_BODY:
+                await _too_large(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+async def _too_large(scope: Any, receive: Any, send: Any) -> None:
+    from starlette.responses import JSONResponse
+
+    megabytes = MAX_BODY // (1024 * 1024)
+    error = {
+        "code": INVALID_REQUEST,
+        "message": f"the request body is larger than {megabytes} MiB, the most this gateway "
+        "takes: send a smaller request",
+    }
+    response = JSONResponse({"jsonrpc": "2.0", "id": None, "error": error}, status_code=413)
+    await response(scope, receive, send)
 
 
 class _ByProgress:
