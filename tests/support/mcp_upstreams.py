@@ -4,8 +4,9 @@
   change while it runs (``add_reschedule``), which it announces on the subscription bus it was
   built with.
 - ``beta``, a mailbox, run as its own process over stdio (``python -m tests.support.mcp_upstreams
-  beta``), so a test can kill it: it writes its process id to ``$PIDFILE`` before serving.
-  ``alpha`` runs the same way, for a test that needs it as a process.
+  beta``), so a test can kill or stop it: it writes its process id to ``$PIDFILE`` before
+  serving; with ``$PORT`` it serves streamable HTTP on that port instead. ``alpha`` runs the
+  same way, for a test that needs it as a process.
 """
 
 from __future__ import annotations
@@ -77,4 +78,7 @@ if __name__ == "__main__":
         with open(os.environ["PIDFILE"], "w", encoding="utf-8") as file:
             file.write(str(os.getpid()))
     chosen = alpha_server(InMemorySubscriptionBus()) if sys.argv[1] == "alpha" else beta_server()
-    chosen.run("stdio")
+    if os.environ.get("PORT"):
+        chosen.run("streamable-http", port=int(os.environ["PORT"]))
+    else:
+        chosen.run("stdio")

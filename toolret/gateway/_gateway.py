@@ -27,20 +27,25 @@ from typing import TYPE_CHECKING, Any
 
 from toolret._catalog import Catalog
 from toolret.adapters._mcp import SEPARATOR, catalog_from_mcp, mcp_origin, mcp_tool_name
-from toolret.errors import CatalogError, ConfigurationError, NotIndexedError
+from toolret.errors import CatalogError, ConfigurationError
 from toolret.gateway._config import GatewayConfig
 from toolret.gateway._exposed import (
     GATEWAY_SCHEMAS,
     error_result,
     exposed_tools,
-    found_tool,
     needs_task,
     task_refusal,
 )
-from toolret.gateway._upstream import PING_INTERVAL, RETRY, State, Upstream, UpstreamUnavailable
-from toolret.retrieval._find_tools import MAX_CAPABILITIES
-from toolret.retrieval._lexical import catalog_index
-from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, Ranking, Reason, discover_each
+from toolret.gateway._finding import find_answer
+from toolret.gateway._upstream import (
+    HEALTH,
+    LIST_INTERVAL,
+    RETRY,
+    State,
+    Upstream,
+    UpstreamUnavailable,
+)
+from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS
 
 if TYPE_CHECKING:
     from mcp import types
@@ -61,7 +66,8 @@ class Gateway:
         config: GatewayConfig,
         client: ToolRetrievalClient,
         *,
-        ping_interval: float = PING_INTERVAL,
+        list_interval: float = LIST_INTERVAL,
+        health: tuple[float, float] = HEALTH,
         retry: tuple[float, float] = RETRY,
     ) -> None:
         self.config = config
@@ -72,7 +78,8 @@ class Gateway:
                 upstream,
                 self._upstream_changed,
                 on_list_changed=self._list_changed,
-                ping_interval=ping_interval,
+                list_interval=list_interval,
+                health=health,
                 retry=retry,
             )
             for upstream in config.upstreams
@@ -129,7 +136,11 @@ class Gateway:
     async def wait_ready(self) -> None:
         """Wait until the gateway is ready (``ready``), at most until ``ready_timeout`` seconds
         after it started: the first requests answer from every upstream's first listing."""
-        if self.ready.is_set():
+        await self._wait_started(self.ready)
+
+    async def _wait_started(self, event: asyncio.Event) -> None:
+        """Wait for ``event``, at most until ``ready_timeout`` seconds after the start."""
+        if event.is_set():
             return
         loop = asyncio.get_running_loop()
         if self._ready_by is None:  # not started yet: the wait starts now
@@ -138,7 +149,7 @@ class Gateway:
         if remaining > 0:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(remaining):
-                    await self.ready.wait()
+                    await event.wait()
 
     # -- what the downstream client sees ---------------------------------------------------------
 
@@ -171,73 +182,27 @@ class Gateway:
         return catalog[name].input_schema
 
     async def find_tools(self, capabilities: list[str]) -> dict[str, Any]:
-        """find_tools' answer: per capability (up to ``MAX_CAPABILITIES``), up to
-        ``MAX_DISCOVERED_TOOLS`` tools with their input schemas, best first, none core, none of a
-        server that is down and none repeated across capabilities; the servers that are down;
-        and, when nothing could be searched, why. Only the ``allowed`` tools are ranked, from the
-        fleet's corpus (``Catalog.only``)."""
+        """find_tools' answer (``find_answer``): only the ``allowed`` tools are ranked, from the
+        fleet's corpus (``Catalog.only``), none of a server that is down or of a tool that must
+        run as a task; the servers that are down are named. While the gateway starts, it first
+        waits for the catalog's vectors to be read or written (``indexed``), within the same
+        bound as readiness, so the first answer after a restart ranks by meaning."""
+        if self.catalog is not None:
+            await self._wait_started(self.indexed)
         catalog = self.visible
         unavailable = [
             {"server": u.name, "error": self._why_unavailable(u)}
             for u in self.upstreams.values()
             if u.state is not State.UP
         ]
-        asked = capabilities[:MAX_CAPABILITIES]
-        answer: dict[str, Any] = {
-            "results": [{"capability": c, "tools": []} for c in asked],
-            "unavailable": unavailable,
-        }
-        if catalog is None:
-            answer["reason"] = "no upstream server has listed its tools yet"
-            return answer
         down = {u.name for u in self.upstreams.values() if u.state is not State.UP}
-        skip = {tool.name for tool in catalog if _server(tool) in down or needs_task(tool)}
-        depth = MAX_DISCOVERED_TOOLS * len(asked)
-        by_words: list[str] = []
-
-        async def rank(text: str) -> Ranking:
-            """By meaning once the catalog's vectors are stored; until then (or when ranking
-            by meaning fails) the whole fleet by BM25."""
-            if self.indexed.is_set():
-                try:
-                    ranking = await self.client.rank(catalog, text, depth, exclude=skip)
-                except NotIndexedError:
-                    by_words.append("the tool index is still being built")
-                except Exception as error:
-                    by_words.append(f"ranking by meaning failed ({type(error).__name__})")
-                else:
-                    if not ranking.unranked:
-                        return ranking
-                    by_words.append("some tools have no vectors yet")
-            elif self.indexing.startswith("failed"):
-                by_words.append("indexing the tools failed")
-            else:
-                by_words.append("the tool index is still being built")
-            return Ranking(catalog_index(catalog).evidence(text))
-
-        found = await discover_each(
-            catalog, asked, rank, bound=skip, time_budget=self.client.time_budget
+        skip = set()
+        if catalog is not None:
+            skip = {tool.name for tool in catalog if _server(tool) in down or needs_task(tool)}
+        failed = self.indexing.startswith("failed")
+        return await find_answer(
+            catalog, capabilities, self.client, unavailable=unavailable, skip=skip, failed=failed
         )
-        for result, tools in zip(answer["results"], found, strict=True):
-            result["tools"] = [found_tool(tool) for tool in tools]
-        if by_words:
-            answer["ranking"] = "bm25"
-            answer["note"] = (
-                f"{by_words[0]}: these tools were ranked by their words (BM25), not by meaning; "
-                "ask again shortly for a ranking by meaning"
-            )
-        if not any(found) and not by_words:
-            reason = next((tools.reason for tools in found if tools.reason is not None), None)
-            if reason is not None:
-                answer["reason"] = reason.value
-                if reason is Reason.NOT_INDEXED:
-                    answer["note"] = "the tool index is still being built; ask again shortly"
-        if len(capabilities) > len(asked):
-            answer["note"] = (
-                f"only the first {MAX_CAPABILITIES} capabilities were searched; ask again for "
-                "the rest"
-            )
-        return answer
 
     async def report_miss(self, capability: str, shown: set[str], called: str) -> bool:
         """Report that ``capability`` needed ``called`` though find_tools showed ``shown``: a
