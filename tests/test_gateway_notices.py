@@ -5,16 +5,25 @@
   HTTP.
 - An upstream that keeps failing to reconnect changes nothing a client sees, so no client
   hears ``list_changed`` for it.
+- ``toolret gateway`` at its default level: an upstream's error log message is a line on its
+  stderr, and a server killed and started again is one line down and one line up again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import Client, types
+from mcp import Client, StdioServerParameters, types
+from mcp.client.stdio import stdio_client
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -22,6 +31,7 @@ from starlette.routing import Route
 
 from tests.support.http_serving import serving
 from tests.support.mcp_upstreams import beta_server
+from tests.test_gateway import REPO, structured
 from toolret.gateway._config import parse_config
 from toolret.gateway._gateway import Gateway
 from toolret.gateway._http import http_app
@@ -117,3 +127,52 @@ async def test_failed_reconnects_tell_no_client_that_the_tools_changed(database_
                     await running
     assert gateway.upstreams["broken"].state.value == "down"
     assert heard == []
+
+
+async def lines_of(path: Path, wanted: str) -> list[str]:
+    """The lines of ``path`` once one holds ``wanted`` (polled, with a deadline)."""
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        lines = (await asyncio.to_thread(path.read_text)).splitlines()
+        if any(wanted in line for line in lines):
+            return lines
+        assert time.monotonic() < deadline, f"no line with {wanted!r} in:\n" + "\n".join(lines)
+        await asyncio.sleep(0.05)  # polling a file for a condition, with a deadline
+
+
+async def test_an_upstream_s_error_log_and_its_restart_are_lines_on_stderr(
+    database_url: str, tmp_path: Path
+) -> None:
+    pidfile = tmp_path / "noisy.pid"
+    noisy = {
+        "command": sys.executable,
+        "args": ["-m", "tests.support.mcp_upstreams", "noisy"],
+        "env": {"PIDFILE": str(pidfile), "PYTHONPATH": str(REPO)},
+        "cwd": str(REPO),
+    }
+    config = tmp_path / "gateway.json"
+    config.write_text(json.dumps({"mcpServers": {"noisy": noisy}}))
+    gateway = StdioServerParameters(
+        command=str(Path(sys.executable).with_name("toolret")),
+        args=["gateway", "--config", str(config)],
+        env={"DATABASE_URL": database_url, "PYTHONPATH": str(REPO)},
+        cwd=str(REPO),
+    )
+    stderr = tmp_path / "stderr.txt"
+    with stderr.open("w") as errlog:
+        async with Client(stdio_client(gateway, errlog=errlog)) as client:
+            checked = await client.call_tool("call_tool", {"name": "noisy__check_disks"})
+            assert not checked.is_error, checked.content
+            logged = await lines_of(stderr, "97% full")
+            first = int(pidfile.read_text())
+            os.kill(first, signal.SIGKILL)
+            lines = await lines_of(stderr, "noisy is up again")
+            assert int(pidfile.read_text()) != first
+            found = structured(
+                await client.call_tool("find_tools", {"capabilities": ["is a disk full"]})
+            )
+    said = "toolret gateway: noisy [error]: the disk /srv is 97% full"
+    assert any(line.endswith(said) for line in logged), logged
+    assert len([line for line in lines if "noisy is down" in line]) == 1, lines
+    assert len([line for line in lines if "noisy is up again" in line]) == 1, lines
+    assert found["unavailable"] == []

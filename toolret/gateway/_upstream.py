@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolret.gateway._config import UpstreamConfig
 from toolret.gateway._health import HEALTH, ConnectionEnded, ping_until_silent, unless_ended
+from toolret.gateway._logs import OPT_IN, log_to_stderr
 from toolret.gateway._noticing import Watched, describe, end, noticing_transport, until_ended
 
 if TYPE_CHECKING:
@@ -211,7 +212,13 @@ class Upstream:
                 )
                 transport = streamable_http_client(config.url, http_client=http)
             watched = Watched(transport, ended)
-            client = Client(watched, cache=None, message_handler=self._on_message)
+            client = Client(
+                watched,
+                cache=None,
+                message_handler=self._on_message,
+                logging_callback=log_to_stderr(self.name),
+                log_level=OPT_IN,
+            )
             yield await stack.enter_async_context(client)
 
     async def _watch(self, client: mcp.Client) -> None:
