@@ -5,6 +5,7 @@
   HTTP.
 - An upstream that keeps failing to reconnect changes nothing a client sees, so no client
   hears ``list_changed`` for it.
+- An upstream cancelled while it reconnects stops (the gateway exits on SIGTERM).
 - ``toolret gateway`` at its default level: an upstream's error log message is a line on its
   stderr, and a server killed and started again is one line down and one line up again.
 """
@@ -36,6 +37,7 @@ from toolret.gateway._config import parse_config
 from toolret.gateway._gateway import Gateway
 from toolret.gateway._http import http_app
 from toolret.gateway._server import Downstream
+from toolret.gateway._upstream import Upstream
 from toolret.retrieval._client import ToolRetrievalClient
 
 DEADLINE = 180.0
@@ -176,3 +178,49 @@ async def test_an_upstream_s_error_log_and_its_restart_are_lines_on_stderr(
     assert len([line for line in lines if "noisy is down" in line]) == 1, lines
     assert len([line for line in lines if "noisy is up again" in line]) == 1, lines
     assert found["unavailable"] == []
+
+
+async def test_a_server_that_exits_at_once_is_reported_with_its_status_and_last_words(
+    database_url: str,
+) -> None:
+    failing = (
+        "import sys; print('starting', file=sys.stderr); "
+        "print('error: cannot open /srv/nope: no such directory', file=sys.stderr); sys.exit(3)"
+    )
+    config = parse_config(
+        {"mcpServers": {"broken": {"command": sys.executable, "args": ["-c", failing]}}}
+    )
+    async with ToolRetrievalClient(database_url) as retrieval:
+        gateway = Gateway(config, retrieval, retry=(600.0, 600.0))
+        running = await gateway.start()
+        try:
+            found = await gateway.find_tools(["anything"])
+        finally:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+    (unavailable,) = found["unavailable"]
+    assert unavailable["server"] == "broken"
+    assert unavailable["error"] == (
+        "its process exited with status 3; its last stderr lines: starting | "
+        "error: cannot open /srv/nope: no such directory"
+    )
+
+
+async def test_an_upstream_cancelled_while_it_reconnects_stops() -> None:
+    """Cancelled while a connection attempt fails, the SDK's task group raises the failure
+    alone: the supervisor must still stop, not reconnect forever (a gateway that never exits on
+    SIGTERM). The race is narrow, so it is run many times, at varied moments."""
+    config = parse_config({"mcpServers": {"gone": {"url": "http://127.0.0.1:9/mcp"}}})
+
+    async def changed(upstream: Upstream) -> None:
+        return None
+
+    for attempt in range(60):
+        upstream = Upstream(config.upstreams[0], changed, retry=(0.001, 0.001))
+        running = asyncio.ensure_future(upstream.run())
+        await asyncio.sleep(0.03 + (attempt % 9) * 0.002)  # a varied moment to cancel at
+        running.cancel()
+        done, _ = await asyncio.wait({running}, timeout=DEADLINE)
+        assert done, f"attempt {attempt}: the cancelled supervisor kept reconnecting"
+        assert running.cancelled()

@@ -25,6 +25,7 @@ from toolret.gateway._config import UpstreamConfig
 from toolret.gateway._health import HEALTH, ConnectionEnded, ping_until_silent, unless_ended
 from toolret.gateway._logs import OPT_IN, log_to_stderr
 from toolret.gateway._noticing import Watched, describe, end, noticing_transport, until_ended
+from toolret.gateway._stdio import child_process
 
 if TYPE_CHECKING:
     import mcp
@@ -161,7 +162,8 @@ class Upstream:
                         with contextlib.suppress(asyncio.CancelledError):
                             await pinging
             except Exception as error:  # anyio groups transport failures: ExceptionGroup
-                await self._lost(error)
+                _raise_if_cancelled(error)
+                await self._lost(ended.result() if ended.done() else error)  # how, if told
             finally:
                 self._client = None
             await asyncio.sleep(self._delay)  # the reconnect backoff, not a synchronisation
@@ -184,7 +186,6 @@ class Upstream:
     @contextlib.asynccontextmanager
     async def _connect(self, ended: asyncio.Future[str]) -> AsyncIterator[mcp.Client]:
         from mcp import Client, StdioServerParameters
-        from mcp.client.stdio import stdio_client
         from mcp.client.streamable_http import streamable_http_client
 
         self._changed.clear()
@@ -198,7 +199,7 @@ class Upstream:
                     env=dict(config.env) or None,
                     cwd=config.cwd,
                 )
-                transport = stdio_client(params)
+                transport = child_process(params, ended)
             else:
                 import httpx2
 
@@ -297,6 +298,15 @@ class Upstream:
 
     def __repr__(self) -> str:
         return f"<Upstream {self.name} {self.state.value}>"
+
+
+def _raise_if_cancelled(error: Exception) -> None:
+    """Re-raise a cancellation of this task that a transport's task group swallowed: cancelled
+    while a child failed, anyio raises the child's error alone, and the supervisor would
+    reconnect forever after being cancelled."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError from error
 
 
 def _listing(tools: list[types.Tool] | None) -> object:
