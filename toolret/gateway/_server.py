@@ -1,4 +1,4 @@
-"""The gateway as an MCP server, on the MCP SDK's low-level ``Server``: stdio and streamable HTTP.
+"""The gateway as an MCP server, on the MCP SDK's low-level ``Server``, and over stdio.
 
 ``tools/list`` answers the core tools of the servers that are up, ``find_tools`` and
 ``call_tool``; ``tools/call`` answers find_tools through toolret and routes everything else to
@@ -12,10 +12,8 @@ prompts or resources) clients hear ``notifications/*/list_changed``: through
 older one. The SDK makes a ``ServerSession`` per request, so the gateway keeps each such
 client's connection (what the sessions share) from its first request until it closes.
 
-Over HTTP the MCP endpoint is ``/mcp`` (stateless: any gateway process behind a balancer can
-answer any request), beside ``/healthz`` and ``/readyz``, which report every upstream's state.
-``/readyz`` is 200 while the database answers, whatever the upstreams' state: a server that is
-down is reported, never a reason to take the gateway out of rotation.
+Over HTTP (``toolret.gateway._http``) the same server answers at ``/mcp``; what it says it
+offers is the same on every transport (``toolret.gateway._capabilities``).
 """
 
 from __future__ import annotations
