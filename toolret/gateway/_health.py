@@ -8,7 +8,8 @@ and ends the connection. ``unless_ended`` runs one request (a tool call, a resou
 prompt) until it is answered or the connection ends, whichever comes first, so a call waiting on
 a frozen server is answered with an error once the ping catches it, not when the server wakes.
 Together: a frozen server is marked unavailable, and every call to it answered, within
-``HEALTH[0] + HEALTH[1]`` seconds (15 s; docs/gateway.md, "Ready on first use").
+``HEALTH[0] + HEALTH[1]`` seconds (15 s; docs/gateway.md, "Ready on first use"; measured in
+docs/decisions.md, "The gateway's ping").
 """
 
 from __future__ import annotations
