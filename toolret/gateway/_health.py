@@ -2,7 +2,8 @@
 
 A server can stop answering without its connection ending: a process stopped (``SIGSTOP``),
 stuck, or swapped out keeps its pipes and sockets open, so nothing the transport sees tells
-the gateway. ``ping_until_silent`` pings the server every ``HEALTH[0]`` seconds; a ping with no
+the gateway. ``ping_until_silent`` pings the server every ``HEALTH[0]`` seconds (``ping``, or
+``server/discover`` on the 2026 protocol, which has no ping); a ping with no
 answer within ``HEALTH[1]`` seconds reports the server silent, and the upstream marks it down
 and ends the connection. ``unless_ended`` runs one request (a tool call, a resource read, a
 prompt) until it is answered or the connection ends, whichever comes first, so a call waiting on
@@ -40,13 +41,19 @@ async def ping_until_silent(
     ``health[1]`` seconds; then await ``silent(why)`` and return. An error answer is an answer;
     a connection that fails is left to the transport to report."""
     from mcp.shared.exceptions import MCPError
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+    version = client.protocol_version
+    modern = version in MODERN_PROTOCOL_VERSIONS  # ping left the protocol in 2026: discover
     every, within = health
     while True:
         await asyncio.sleep(every)  # the interval between pings, not a synchronisation
         try:
             async with asyncio.timeout(within):
-                await client.send_ping()
+                if modern:
+                    await client.session.send_discover(version)
+                else:
+                    await client.send_ping()
         except TimeoutError:
             await silent(f"no answer to a ping within {within:g} s: the server is frozen or stuck")
             return
