@@ -53,7 +53,7 @@ async def ping_until_silent(
                 if modern:
                     await client.session.send_discover(version)
                 else:
-                    await client.send_ping()
+                    await client.session.send_ping()
         except TimeoutError:
             await silent(f"no answer to a ping within {within:g} s: the server is frozen or stuck")
             return
