@@ -32,7 +32,7 @@ from tests.support.http_serving import Serving, serving
 from tests.support.mcp_upstreams import add_reschedule, alpha_server
 from toolret.gateway._config import GatewayConfig, UpstreamConfig, parse_config
 from toolret.gateway._gateway import Gateway
-from toolret.gateway._server import http_app
+from toolret.gateway._http import http_app
 from toolret.retrieval._client import ToolRetrievalClient
 
 REPO = Path(__file__).resolve().parent.parent
@@ -310,7 +310,7 @@ def test_the_gateway_over_http_as_a_process(database_url: str, tmp_path: Path) -
             process.wait()
 
 
-async def test_a_server_without_a_change_stream_is_listed_again_every_ping_interval(
+async def test_a_server_without_a_change_stream_is_listed_again_every_list_interval(
     database_url: str,
 ) -> None:
     """A server that does not serve subscriptions/listen: the gateway re-lists it on its own
@@ -324,7 +324,7 @@ async def test_a_server_without_a_change_stream_is_listed_again_every_ping_inter
     async with serving(server.streamable_http_app()) as gamma:
         config = parse_config({"mcpServers": {"gamma": {"url": f"{gamma.url}/mcp"}}})
         async with ToolRetrievalClient(database_url) as retrieval:
-            gateway = Gateway(config, retrieval, ping_interval=0.5, retry=(600.0, 600.0))
+            gateway = Gateway(config, retrieval, list_interval=0.5, retry=(600.0, 600.0))
             async with serving(http_app(gateway)) as served:
                 async with asyncio.timeout(DEADLINE):
                     await gateway.ready.wait()

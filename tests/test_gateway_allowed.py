@@ -21,7 +21,7 @@ from toolret.adapters._mcp import catalog_from_mcp
 from toolret.errors import ConfigurationError
 from toolret.gateway._config import parse_config
 from toolret.gateway._gateway import Gateway
-from toolret.gateway._server import http_app
+from toolret.gateway._http import http_app
 from toolret.retrieval._client import ToolRetrievalClient
 
 DEADLINE = 180.0

@@ -1,6 +1,7 @@
 """docs/gateway.md as written: every configuration block is read by the gateway's own reader,
 the client's and the Inspector's blocks start the gateway on a file, the keys table is the
-keys the reader knows, and the quoted answers are the gateway's."""
+keys the reader knows, the quoted answers are the gateway's, and so are the times and limits it
+states."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from pathlib import Path
 
 from toolret.gateway._config import _TOP_KEYS, READY_TIMEOUT, parse_config
 from toolret.gateway._gateway import Gateway
+from toolret.gateway._health import HEALTH
+from toolret.gateway._http import MAX_BODY
+from toolret.gateway._upstream import LIST_INTERVAL
 from toolret.retrieval._client import ToolRetrievalClient
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "gateway.md").read_text(encoding="utf-8")
@@ -66,3 +70,12 @@ async def test_the_quoted_still_connecting_answer_is_the_gateway_s(database_url:
     quoted = re.search(r"\(`\"(still connecting: [^\"]+)\"`\)", DOC)
     assert quoted is not None
     assert answer["unavailable"] == [{"server": "fs", "error": quoted.group(1)}]
+
+
+def test_the_stated_times_and_limits_are_the_gateway_s() -> None:
+    every, within = HEALTH
+    assert f"pinged every {every:g} s and has {within:g} s to" in DOC
+    assert f"within {every + within:g} s of it freezing" in DOC
+    assert f"`no answer to a ping within {within:g} s: the server is" in DOC
+    assert f"larger than {MAX_BODY // 2**20} MiB is answered `413`" in DOC
+    assert f"every {LIST_INTERVAL:g} s" in DOC

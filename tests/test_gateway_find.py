@@ -23,7 +23,8 @@ from toolret.adapters._source import load_examples
 from toolret.authoring._suggest import write_examples
 from toolret.gateway._config import parse_config, read_config
 from toolret.gateway._gateway import Gateway
-from toolret.gateway._server import Downstream, http_app
+from toolret.gateway._http import http_app
+from toolret.gateway._server import Downstream
 from toolret.gateway._traffic import TURN_GAP
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.store._vector_store import VectorStore

@@ -24,7 +24,8 @@ from tests.support.http_serving import serving
 from tests.support.mcp_upstreams import beta_server
 from toolret.gateway._config import parse_config
 from toolret.gateway._gateway import Gateway
-from toolret.gateway._server import Downstream, http_app
+from toolret.gateway._http import http_app
+from toolret.gateway._server import Downstream
 from toolret.retrieval._client import ToolRetrievalClient
 
 DEADLINE = 180.0

@@ -4,6 +4,8 @@
   call to it says it is still connecting; when it lists, clients hear ``list_changed``.
 - Before the catalog's vectors are stored (the worker has not run), find_tools ranks the whole
   fleet by BM25 and says so; after, by meaning.
+- Right after a restart over a fleet whose vectors are stored, the first find_tools, in Arabic,
+  ranks by meaning: it waits for the vectors to be read, never answering by BM25 meanwhile.
 - The npm memory server (the older protocol: no change stream) killed by PID: find_tools names
   it unavailable through the gateway's own notification, though the periodic re-listing is an
   hour away.
@@ -14,6 +16,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -34,7 +37,8 @@ from tests.test_gateway import beta_entry, find, until
 from toolret import BundledE5Embedder, Settings
 from toolret.gateway._config import parse_config
 from toolret.gateway._gateway import Gateway
-from toolret.gateway._server import http_app
+from toolret.gateway._http import http_app
+from toolret.gateway._server import Downstream
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.store._vector_store import VectorStore
 
@@ -144,7 +148,7 @@ async def test_a_killed_server_of_the_older_protocol_is_unavailable_at_once(
     memory = reference_server("memory", pidfile, MEMORY_FILE_PATH=str(tmp_path / "memory.jsonl"))
     config = parse_config({"mcpServers": {"memory": memory}})
     async with ToolRetrievalClient(database_url) as retrieval:
-        gateway = Gateway(config, retrieval, ping_interval=HOUR, retry=(HOUR, HOUR))
+        gateway = Gateway(config, retrieval, list_interval=HOUR, retry=(HOUR, HOUR))
         async with serving(http_app(gateway)) as served, Client(f"{served.url}/mcp") as client:
             async with asyncio.timeout(DEADLINE):
                 await gateway.indexed.wait()
@@ -225,3 +229,36 @@ def structured_text(result: Any) -> str:
     assert not result.is_error, result.content
     text: str = result.content[0].text
     return text
+
+
+async def test_right_after_a_restart_the_first_arabic_find_tools_ranks_by_meaning(
+    database_url: str,
+) -> None:
+    """The fleet's vectors are stored by a first gateway; a second one over the same fleet
+    (a restart) answers its very first find_tools, in Arabic, by meaning."""
+    async with serving(beta_server().streamable_http_app()) as beta:
+        config = parse_config({"mcpServers": {"beta": {"url": f"{beta.url}/mcp"}}})
+        async with ToolRetrievalClient(database_url) as retrieval:
+            first = Gateway(config, retrieval, retry=(600.0, 600.0))
+            running = await first.start()
+            try:
+                async with asyncio.timeout(DEADLINE):
+                    await first.indexed.wait()
+            finally:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running
+            assert first.indexing == "indexed"
+
+            restarted = Gateway(config, retrieval, retry=(600.0, 600.0))
+            downstream = Downstream(restarted)
+            running = await restarted.start()
+            try:
+                async with Client(downstream.server) as client:
+                    found = await find(client, "أرسل رسالة بريد إلكتروني إلى الفريق كله")
+            finally:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running
+    assert "ranking" not in found, found
+    assert found["tools"][0]["name"] == "beta__send_email", found

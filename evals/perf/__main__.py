@@ -35,6 +35,9 @@
 - ``evals.perf.gateway``: find_tools through ``toolret gateway`` over stdio and over HTTP
   against ``client.find_tools`` in process: p50 over distinct phrases, ratios and the paired
   difference in ms.
+- ``evals.perf.gateway_frozen``: an upstream frozen with ``SIGSTOP`` under ``toolret gateway
+  --http`` with its defaults, over stdio and HTTP: seconds until it is marked down and a call in
+  flight is answered, and until it is up again after ``SIGCONT``.
 
 Each writes its numbers to ``evals/out/`` as JSON and prints a table. Compare ratios measured in
 one run, not absolute times: the machines are noisy.
@@ -49,6 +52,7 @@ from evals.perf import (
     faults,
     fleet_latency as fleet,
     gateway,
+    gateway_frozen,
     http,
     integrations,
     load,
@@ -76,6 +80,7 @@ def main() -> int:
     status = http.main([]) or status
     status = integrations.main([]) or status
     status = gateway.main([]) or status
+    status = gateway_frozen.main([]) or status
     return typescript.main([]) or status
 
 

@@ -4,21 +4,25 @@
   change while it runs (``add_reschedule``), which it announces on the subscription bus it was
   built with.
 - ``beta``, a mailbox, run as its own process over stdio (``python -m tests.support.mcp_upstreams
-  beta``), so a test can kill it: it writes its process id to ``$PIDFILE`` before serving.
-  ``alpha`` runs the same way, for a test that needs it as a process.
+  beta``), so a test can kill or stop it: it writes its process id to ``$PIDFILE`` before
+  serving; with ``$PORT`` it serves streamable HTTP on that port instead. ``alpha`` runs the
+  same way, for a test that needs it as a process.
+- ``noisy``, a disk monitor whose tool logs an error (``notifications/message``), run the same
+  way.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import Annotated
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus, ToolsListChanged
 from pydantic import Field
 
-__all__ = ["add_reschedule", "alpha_server", "beta_server"]
+__all__ = ["add_reschedule", "alpha_server", "beta_server", "noisy_server"]
 
 Text = Annotated[str, Field(description="Free text")]
 
@@ -70,11 +74,32 @@ def beta_server() -> MCPServer:
     return server
 
 
+def noisy_server() -> MCPServer:
+    """The disk monitor: one tool, which logs an error as it answers."""
+    server = MCPServer("noisy", log_level="WARNING")
+
+    @server.tool(description="Check how full the disks are and warn about any that is nearly full.")
+    async def check_disks(ctx: Context) -> str:
+        await ctx.error("the disk /srv is 97% full")
+        return "one disk is nearly full"
+
+    return server
+
+
+SERVERS: dict[str, Callable[[], MCPServer]] = {
+    "alpha": lambda: alpha_server(InMemorySubscriptionBus()),
+    "beta": beta_server,
+    "noisy": noisy_server,
+}
+
 if __name__ == "__main__":
-    if sys.argv[1:] not in (["alpha"], ["beta"]):
-        raise SystemExit("usage: python -m tests.support.mcp_upstreams alpha|beta")
+    if len(sys.argv) != 2 or sys.argv[1] not in SERVERS:
+        raise SystemExit(f"usage: python -m tests.support.mcp_upstreams {'|'.join(SERVERS)}")
     if os.environ.get("PIDFILE"):
         with open(os.environ["PIDFILE"], "w", encoding="utf-8") as file:
             file.write(str(os.getpid()))
-    chosen = alpha_server(InMemorySubscriptionBus()) if sys.argv[1] == "alpha" else beta_server()
-    chosen.run("stdio")
+    chosen = SERVERS[sys.argv[1]]()
+    if os.environ.get("PORT"):
+        chosen.run("streamable-http", port=int(os.environ["PORT"]))
+    else:
+        chosen.run("stdio")

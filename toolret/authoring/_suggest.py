@@ -52,7 +52,10 @@ async def suggest_examples(
     when the model cannot be reached or answers something that is not the JSON asked for.
     """
     if not api_key:
-        raise ConfigurationError("suggesting examples needs GEMINI_API_KEY")
+        raise ConfigurationError(
+            "suggesting examples asks a Gemini model, so it needs GEMINI_API_KEY: set it, or "
+            "write the example requests yourself"
+        )
     from google import genai
     from google.genai import types
 

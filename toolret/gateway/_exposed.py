@@ -24,6 +24,8 @@ __all__ = [
     "exposed_tools",
     "found_tool",
     "json_result",
+    "needs_task",
+    "task_refusal",
 ]
 
 FIND_TOOLS = "find_tools"
@@ -82,7 +84,8 @@ def exposed_tools(catalog: Catalog | None, core: Sequence[Tool]) -> list[types.T
 
 def found_tool(tool: Tool) -> dict[str, Any]:
     """One tool of find_tools' answer: its name, description and input schema, and its
-    title and annotations when its server gave them."""
+    title, annotations and output schema when its server gave them (a client reads the
+    ``structuredContent`` of the call's result by the output schema)."""
     out: dict[str, Any] = {
         "name": tool.name,
         "description": tool.description,
@@ -91,11 +94,32 @@ def found_tool(tool: Tool) -> dict[str, Any]:
     listed = getattr(tool.definition, "tool", None)
     title = getattr(listed, "title", None)
     annotations = getattr(listed, "annotations", None)
+    output_schema = getattr(listed, "output_schema", None)
     if title:
         out["title"] = title
     if annotations is not None:
         out["annotations"] = annotations.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if output_schema:
+        out["outputSchema"] = dict(output_schema)
     return out
+
+
+def needs_task(tool: Tool) -> bool:
+    """Whether a tool can only be called as a task (``execution.taskSupport: "required"``):
+    the gateway does not run task-augmented calls, so it neither offers nor calls such a tool
+    (docs/gateway.md, "What passes through")."""
+    listed = getattr(tool.definition, "tool", None)
+    execution = getattr(listed, "execution", None)
+    return getattr(execution, "task_support", None) == "required"
+
+
+def task_refusal(name: str) -> types.CallToolResult:
+    """call_tool's answer for a tool that must run as a task."""
+    return error_result(
+        f'{name!r} must run as a task (its server marks it taskSupport "required"), and this '
+        "gateway does not run task-augmented calls; configure its server in the client directly "
+        "to use it"
+    )
 
 
 def error_result(message: str) -> types.CallToolResult:

@@ -27,14 +27,24 @@ from typing import TYPE_CHECKING, Any
 
 from toolret._catalog import Catalog
 from toolret.adapters._mcp import SEPARATOR, catalog_from_mcp, mcp_origin, mcp_tool_name
-from toolret.errors import CatalogError, ConfigurationError, NotIndexedError
+from toolret.errors import CatalogError, ConfigurationError
 from toolret.gateway._config import GatewayConfig
-from toolret.gateway._exposed import GATEWAY_SCHEMAS, error_result, exposed_tools, found_tool
-from toolret.gateway._upstream import PING_INTERVAL, RETRY, State, Upstream, UpstreamUnavailable
-from toolret.retrieval._companions import companion_answers
-from toolret.retrieval._find_tools import MAX_CAPABILITIES
-from toolret.retrieval._lexical import catalog_index
-from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS, Ranking, Reason, discover_each
+from toolret.gateway._exposed import (
+    GATEWAY_SCHEMAS,
+    error_result,
+    exposed_tools,
+    needs_task,
+    task_refusal,
+)
+from toolret.gateway._finding import find_answer
+from toolret.gateway._upstream import (
+    HEALTH,
+    LIST_INTERVAL,
+    RETRY,
+    State,
+    Upstream,
+    UpstreamUnavailable,
+)
 
 if TYPE_CHECKING:
     from mcp import types
@@ -55,7 +65,8 @@ class Gateway:
         config: GatewayConfig,
         client: ToolRetrievalClient,
         *,
-        ping_interval: float = PING_INTERVAL,
+        list_interval: float = LIST_INTERVAL,
+        health: tuple[float, float] = HEALTH,
         retry: tuple[float, float] = RETRY,
     ) -> None:
         self.config = config
@@ -66,7 +77,8 @@ class Gateway:
                 upstream,
                 self._upstream_changed,
                 on_list_changed=self._list_changed,
-                ping_interval=ping_interval,
+                list_interval=list_interval,
+                health=health,
                 retry=retry,
             )
             for upstream in config.upstreams
@@ -80,6 +92,7 @@ class Gateway:
         """Set once the current catalog's vectors are stored (or queued for the worker)."""
         self._changed = asyncio.Event()
         self._signature: object = None
+        self._seen: object = None
         self._listeners: list[Callable[[], Awaitable[None]]] = []
         self._list_listeners: list[Callable[[str], Awaitable[None]]] = []
         self._ready_by: float | None = None
@@ -122,7 +135,11 @@ class Gateway:
     async def wait_ready(self) -> None:
         """Wait until the gateway is ready (``ready``), at most until ``ready_timeout`` seconds
         after it started: the first requests answer from every upstream's first listing."""
-        if self.ready.is_set():
+        await self._wait_started(self.ready)
+
+    async def _wait_started(self, event: asyncio.Event) -> None:
+        """Wait for ``event``, at most until ``ready_timeout`` seconds after the start."""
+        if event.is_set():
             return
         loop = asyncio.get_running_loop()
         if self._ready_by is None:  # not started yet: the wait starts now
@@ -131,7 +148,7 @@ class Gateway:
         if remaining > 0:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(remaining):
-                    await self.ready.wait()
+                    await event.wait()
 
     # -- what the downstream client sees ---------------------------------------------------------
 
@@ -149,6 +166,7 @@ class Gateway:
             for tool in (catalog.core if catalog is not None else ())
             if (origin := mcp_origin(tool)) is not None
             and self.upstreams[origin[0]].state is State.UP
+            and not needs_task(tool)
         ]
         return exposed_tools(catalog, up)
 
@@ -165,77 +183,35 @@ class Gateway:
     async def find_tools(
         self, capabilities: list[str], called: Sequence[str] = ()
     ) -> dict[str, Any]:
-        """find_tools' answer: per capability (up to ``MAX_CAPABILITIES``), up to
-        ``MAX_DISCOVERED_TOOLS`` tools with their input schemas, best first, none core, none of a
-        server that is down and none repeated across capabilities, the last places going to the
-        usual companions of the tools the client ``called`` this turn and of the first finds;
-        the servers that are down; and, when nothing could be searched, why. Only the
-        ``allowed`` tools are ranked, from the fleet's corpus (``Catalog.only``)."""
+        """find_tools' answer (``find_answer``): only the ``allowed`` tools are ranked, from the
+        fleet's corpus (``Catalog.only``), none of a server that is down or of a tool that must
+        run as a task; the last places go to the usual companions of the tools the client
+        ``called`` this turn and of the first finds; the servers that are down are named. While
+        the gateway starts, it first waits for the catalog's vectors to be read or written
+        (``indexed``), within the same bound as readiness, so the first answer after a restart
+        ranks by meaning."""
+        if self.catalog is not None:
+            await self._wait_started(self.indexed)
         catalog = self.visible
         unavailable = [
             {"server": u.name, "error": self._why_unavailable(u)}
             for u in self.upstreams.values()
             if u.state is not State.UP
         ]
-        asked = capabilities[:MAX_CAPABILITIES]
-        answer: dict[str, Any] = {
-            "results": [{"capability": c, "tools": []} for c in asked],
-            "unavailable": unavailable,
-        }
-        if catalog is None:
-            answer["reason"] = "no upstream server has listed its tools yet"
-            return answer
         down = {u.name for u in self.upstreams.values() if u.state is not State.UP}
-        skip = {tool.name for tool in catalog if _server(tool) in down}
-        depth = MAX_DISCOVERED_TOOLS * len(asked)
-        by_words: list[str] = []
-
-        async def rank(text: str) -> Ranking:
-            """By meaning once the catalog's vectors are stored; until then (or when ranking
-            by meaning fails) the whole fleet by BM25."""
-            if self.indexed.is_set():
-                try:
-                    ranking = await self.client.rank(catalog, text, depth, exclude=skip)
-                except NotIndexedError:
-                    by_words.append("the tool index is still being built")
-                except Exception as error:
-                    by_words.append(f"ranking by meaning failed ({type(error).__name__})")
-                else:
-                    if not ranking.unranked:
-                        return ranking
-                    by_words.append("some tools have no vectors yet")
-            elif self.indexing.startswith("failed"):
-                by_words.append("indexing the tools failed")
-            else:
-                by_words.append("the tool index is still being built")
-            return Ranking(catalog_index(catalog).evidence(text))
-
-        found = await discover_each(
-            catalog, asked, rank, bound=skip, time_budget=self.client.time_budget
+        skip: set[str] = set()
+        if catalog is not None:
+            skip = {tool.name for tool in catalog if _server(tool) in down or needs_task(tool)}
+        failed = self.indexing.startswith("failed")
+        return await find_answer(
+            catalog,
+            capabilities,
+            self.client,
+            unavailable=unavailable,
+            skip=skip,
+            failed=failed,
+            called=called,
         )
-        companions = await self.client.companions(catalog)
-        limit = MAX_DISCOVERED_TOOLS
-        found = companion_answers(catalog, found, limit, companions, anchors=called, skip=skip)
-        for result, tools in zip(answer["results"], found, strict=True):
-            result["tools"] = [found_tool(tool) for tool in tools]
-        if by_words:
-            answer["ranking"] = "bm25"
-            answer["note"] = (
-                f"{by_words[0]}: these tools were ranked by their words (BM25), not by meaning; "
-                "ask again shortly for a ranking by meaning"
-            )
-        if not any(found) and not by_words:
-            reason = next((tools.reason for tools in found if tools.reason is not None), None)
-            if reason is not None:
-                answer["reason"] = reason.value
-                if reason is Reason.NOT_INDEXED:
-                    answer["note"] = "the tool index is still being built; ask again shortly"
-        if len(capabilities) > len(asked):
-            answer["note"] = (
-                f"only the first {MAX_CAPABILITIES} capabilities were searched; ask again for "
-                "the rest"
-            )
-        return answer
 
     async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         """Route a call to the upstream that has ``name``; an error result (never an
@@ -261,6 +237,8 @@ class Gateway:
         visible = self.visible
         if visible is not None and name not in visible:
             return error_result(f"{name!r} is not among the tools this gateway allows")
+        if catalog is not None and needs_task(catalog[name]):
+            return task_refusal(name)
         server, original = origin
         try:
             return await self.upstreams[server].call_tool(original, arguments, progress)
@@ -322,7 +300,10 @@ class Gateway:
                 self.indexed.clear()
             if not self.ready.is_set() and self._settled():
                 self.ready.set()
-            await self._tell_listeners()
+            seen = (self._signature, frozenset(self._up()))
+            if seen != self._seen:  # what a client sees changed: its list, or a server's state
+                self._seen = seen
+                await self._tell_listeners()
             if changed and catalog is not None:
                 await self._index(catalog)
                 await self._tell_listeners()  # find_tools now ranks it by meaning
@@ -415,6 +396,9 @@ class Gateway:
         except Exception as error:
             self.indexing = f"failed: {error}"
             log.warning("toolret gateway: indexing %d tools failed: %s", len(catalog), error)
+
+    def _up(self) -> list[str]:
+        return [name for name, u in self.upstreams.items() if u.state is State.UP]
 
     def _settled(self) -> bool:
         return all(u.state is not State.CONNECTING for u in self.upstreams.values())

@@ -77,7 +77,7 @@ async def read_resource(upstreams: Sequence[Upstream], uri: str) -> types.ReadRe
     failure: Exception | None = None
     for upstream in ordered:
         try:
-            return await upstream.client.read_resource(uri)
+            return await upstream.ask(lambda client: client.read_resource(uri))
         except Exception as error:  # this server has no such resource: ask the next
             failure = error
     assert failure is not None
@@ -105,7 +105,7 @@ async def get_prompt(
         raise UpstreamUnavailable(f"no prompt is named {name!r}; list the prompts to find one")
     upstream = max(fits, key=lambda u: len(u.name))
     original = name[len(upstream.name) + len(SEPARATOR) :]
-    return await upstream.client.get_prompt(original, arguments)
+    return await upstream.ask(lambda client: client.get_prompt(original, arguments))
 
 
 def _namespaced(upstream: Upstream, item: _T) -> _T:

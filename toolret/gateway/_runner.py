@@ -82,7 +82,7 @@ def _serve_http(
     import uvicorn
 
     from toolret.gateway._gateway import Gateway
-    from toolret.gateway._server import http_app
+    from toolret.gateway._http import http_app
     from toolret.retrieval._client import ToolRetrievalClient
 
     async def serve() -> None:

@@ -1,4 +1,4 @@
-"""The gateway as an MCP server, on the MCP SDK's low-level ``Server``: stdio and streamable HTTP.
+"""The gateway as an MCP server, on the MCP SDK's low-level ``Server``, and over stdio.
 
 ``tools/list`` answers the core tools of the servers that are up, ``find_tools`` and
 ``call_tool``; ``tools/call`` answers find_tools through toolret and routes everything else to
@@ -12,20 +12,16 @@ prompts or resources) clients hear ``notifications/*/list_changed``: through
 older one. The SDK makes a ``ServerSession`` per request, so the gateway keeps each such
 client's connection (what the sessions share) from its first request until it closes.
 
-Over HTTP the MCP endpoint is ``/mcp`` (stateless: any gateway process behind a balancer can
-answer any request), beside ``/healthz`` and ``/readyz``, which report every upstream's state.
-``/readyz`` is 200 while the database answers, whatever the upstreams' state: a server that is
-down is reported, never a reason to take the gateway out of rotation.
+Over HTTP (``toolret.gateway._http``) the same server answers at ``/mcp``; what it says it
+offers is the same on every transport (``toolret.gateway._capabilities``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -42,11 +38,8 @@ if TYPE_CHECKING:
     from mcp.server.connection import Connection
     from mcp.server.context import ServerRequestContext
     from mcp.shared.dispatcher import ProgressFnT
-    from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import Response
 
-__all__ = ["Downstream", "http_app", "run_stdio"]
+__all__ = ["Downstream", "run_stdio"]
 
 log = logging.getLogger("toolret.gateway")
 
@@ -62,9 +55,12 @@ INSTRUCTIONS = (
 class Downstream:
     """The MCP server the downstream client talks to, over one ``Gateway``."""
 
-    def __init__(self, gateway: Gateway) -> None:
-        from mcp.server import Server
-        from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+    def __init__(self, gateway: Gateway, *, pushes_changes: bool = True) -> None:
+        """``pushes_changes``: whether a client of the older protocol hears list changes on
+        its connection (not over stateless HTTP; see ``GatewayServer``)."""
+        from mcp.server.subscriptions import InMemorySubscriptionBus
+
+        from toolret.gateway._capabilities import GatewayServer, listen_without_resources
 
         self.gateway = gateway
         self.bus = InMemorySubscriptionBus()
@@ -72,8 +68,9 @@ class Downstream:
         """The open connections of clients of the older protocol, to notify on their own."""
         self.traffic = Traffic(gateway.client, lambda: gateway.catalog)
         """What each connection searched and called: misses and tools used together."""
-        self.server: Server[Any] = Server(
+        self.server: Server[Any] = GatewayServer(
             "toolret-gateway",
+            pushes_changes=pushes_changes,
             version=version("toolret"),
             instructions=INSTRUCTIONS,
             get_tool_input_schema=gateway.input_schema,
@@ -84,7 +81,7 @@ class Downstream:
             on_read_resource=self._read_resource,
             on_list_prompts=self._list_prompts,
             on_get_prompt=self._get_prompt,
-            on_subscriptions_listen=ListenHandler(self.bus),
+            on_subscriptions_listen=listen_without_resources(self.bus),
         )
         gateway.on_tools_changed(self.tools_changed)
         gateway.on_list_changed(self.list_changed)
@@ -207,12 +204,7 @@ class Downstream:
         connection.exit_stack.callback(self._legacy.discard, connection)
 
     def initialization_options(self) -> Any:
-        from mcp.server.lowlevel.server import NotificationOptions
-
-        changed = NotificationOptions(
-            tools_changed=True, prompts_changed=True, resources_changed=True
-        )
-        return self.server.create_initialization_options(changed)
+        return self.server.create_initialization_options()
 
 
 async def run_stdio(gateway: Gateway) -> None:
@@ -272,150 +264,3 @@ def _connection(ctx: ServerRequestContext[Any]) -> object:
     """The client connection a request came on: the SDK makes a ``ServerSession`` per request
     and keeps the connection behind it (not public; the session itself where it is absent)."""
     return getattr(ctx.session, "_connection", None) or ctx.session
-
-
-def http_app(
-    gateway: Gateway,
-    *,
-    host: str = "127.0.0.1",
-    tokens: Sequence[str] = (),
-    database_check: Callable[[], Awaitable[str]] | None = None,
-    run_gateway: bool = True,
-    sessions: bool = False,
-) -> Starlette:
-    """The gateway over streamable HTTP at ``/mcp``, with ``/healthz`` and ``/readyz``.
-
-    ``tokens``: bearer tokens any of which lets a request in (none: no authentication, for a
-    loopback address). ``database_check`` returns ``"ok"`` or what is wrong with the database.
-    The application runs the gateway (its upstreams) for as long as it is served, and starts
-    serving once the gateway is ready (``Gateway.start``); ``run_gateway=False`` for a gateway
-    its caller runs. ``sessions``: keep a session per client of the older protocol (its
-    ``Mcp-Session-Id``), so it hears ``list_changed`` and can cancel a call; behind a balancer
-    that then needs sticky sessions. Without, every request stands alone.
-    """
-    from starlette.applications import Starlette
-    from starlette.middleware import Middleware
-    from starlette.responses import JSONResponse
-    from starlette.routing import Mount, Route
-
-    downstream = Downstream(gateway)
-    streaming = downstream.server.streamable_http_app(stateless_http=not sessions, host=host)
-    apps = [streaming]
-    mcp_app: Any = streaming
-    if not sessions:  # a session lives in one app: with sessions, the one
-        plain = downstream.server.streamable_http_app(
-            stateless_http=True, json_response=True, host=host
-        )
-        apps.append(plain)
-        mcp_app = _ByProgress(streaming=streaming, plain=plain)
-    digests = {hashlib.sha256(token.encode()).hexdigest() for token in tokens}
-
-    async def healthz(request: Request) -> Response:
-        return JSONResponse({"status": "ok", **gateway.status()})
-
-    async def readyz(request: Request) -> Response:
-        database = await database_check() if database_check is not None else "ok"
-        ready = database == "ok"
-        body = {"ready": ready, "database": database, **gateway.status()}
-        return JSONResponse(body, status_code=200 if ready else 503)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        task = await gateway.start() if run_gateway else None
-        try:
-            async with contextlib.AsyncExitStack() as stack:
-                for each in apps:
-                    await stack.enter_async_context(each.router.lifespan_context(each))
-                yield
-        finally:
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-
-    return Starlette(
-        routes=[
-            Route("/healthz", healthz, methods=["GET"]),
-            Route("/readyz", readyz, methods=["GET"]),
-            Mount("/", app=mcp_app),
-        ],
-        middleware=[Middleware(_BearerTokens, digests=digests)] if digests else [],
-        lifespan=lifespan,
-    )
-
-
-class _ByProgress:
-    """ASGI: ``tools/list`` and a find_tools call are answered as one JSON body, which costs
-    the SDK's stateless HTTP path about half what a stream of events does
-    (``evals.perf.gateway``); every other request, and one that asks for progress, as a
-    stream, which carries the progress and cancels the call when the client goes away."""
-
-    def __init__(self, *, streaming: Any, plain: Any) -> None:
-        self.streaming = streaming
-        self.plain = plain
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope.get("method") != "POST":
-            await self.streaming(scope, receive, send)
-            return
-        chunks: list[bytes] = []
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client left before sending it all
-                return
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        replayed = False
-
-        async def replay() -> Any:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        chosen = self.plain if _answered_at_once(body) else self.streaming
-        await chosen(scope, replay, send)
-
-
-def _answered_at_once(body: bytes) -> bool:
-    """Whether a request is one the gateway answers itself, quickly and without progress."""
-    if b'"progressToken"' in body:
-        return False
-    try:
-        request = json.loads(body)
-    except ValueError:
-        return False
-    if not isinstance(request, dict):
-        return False
-    params = request.get("params")
-    name = params.get("name") if isinstance(params, dict) else None
-    method = request.get("method")
-    return method == "tools/list" or (method == "tools/call" and name == FIND_TOOLS)
-
-
-class _BearerTokens:
-    """ASGI middleware: ``/mcp`` needs one of the tokens (401 otherwise); probes stay open."""
-
-    def __init__(self, app: Any, digests: set[str]) -> None:
-        self.app = app
-        self.digests = digests
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["path"] not in ("/healthz", "/readyz"):
-            headers = dict(scope.get("headers") or [])
-            scheme, _, token = headers.get(b"authorization", b"").decode().partition(" ")
-            digest = hashlib.sha256(token.strip().encode()).hexdigest()
-            if scheme.lower() != "bearer" or digest not in self.digests:
-                from starlette.responses import JSONResponse
-
-                response = JSONResponse(
-                    {"error": "unauthorized", "detail": "send Authorization: Bearer <token>"},
-                    status_code=401,
-                    headers={"WWW-Authenticate": "Bearer"},
-                )
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)

@@ -3,15 +3,13 @@
 The supervisor connects (a child process over stdio, or streamable HTTP), lists the server's
 tools (every page), and watches for changes: through ``subscriptions/listen`` on a server of
 the 2026 protocol that serves it, else through ``notifications/tools/list_changed`` when the
-server sends them and a fresh listing every ``ping_interval`` seconds (which also notices a
-server that died quietly). Each listing, and each loss,
-is reported to the gateway (``on_change``). A lost server is reconnected with a backoff (1 s,
-doubling to a minute): it is reported down meanwhile and never takes the gateway down.
+server sends them and a fresh listing every ``list_interval`` seconds. Each listing, and each
+loss, is reported to the gateway (``on_change``). A lost server is reconnected with a backoff
+(1 s, doubling to a minute): it is reported down meanwhile and never takes the gateway down.
 
-A loss is noticed when it happens, not at the next listing: the end of a stdio server's output
-(its process exited), and a refused or broken HTTP connection on any request the SDK's client
-makes (calls, listings, the stream a server of the older protocol pushes notifications on) end
-the connection at once (``_Watched``).
+A loss is noticed when it happens, not at the next listing: a connection that ends (a process
+that exited, a refused HTTP connection: ``_noticing``), and a server that stops answering (a
+ping on an interval: ``_health``), which also answers every call still waiting on it.
 """
 
 from __future__ import annotations
@@ -21,27 +19,31 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from toolret.gateway._config import UpstreamConfig
+from toolret.gateway._health import HEALTH, ConnectionEnded, ping_until_silent, unless_ended
+from toolret.gateway._logs import OPT_IN, log_to_stderr
+from toolret.gateway._noticing import Watched, describe, end, noticing_transport, until_ended
+from toolret.gateway._stdio import child_process
 
 if TYPE_CHECKING:
-    import httpx2
     import mcp
     from mcp import types
-    from mcp.client._transport import Transport, TransportStreams
+    from mcp.client._transport import Transport
     from mcp.shared.dispatcher import ProgressFnT
 
-__all__ = ["PING_INTERVAL", "RETRY", "State", "Upstream", "UpstreamUnavailable"]
+__all__ = ["HEALTH", "LIST_INTERVAL", "RETRY", "State", "Upstream", "UpstreamUnavailable"]
 
 log = logging.getLogger("toolret.gateway")
 
-PING_INTERVAL = 30.0
+LIST_INTERVAL = 30.0
 """Seconds between listings of a server that cannot stream change events."""
 METHOD_NOT_FOUND, INVALID_REQUEST = -32601, -32600
 """JSON-RPC's codes for a method a server does not serve (``subscriptions/listen``)."""
 RETRY = (1.0, 60.0)
 """Seconds before reconnecting a lost server: the first wait, doubling up to the second."""
+_T = TypeVar("_T")
 LIST_PAGES = 100
 """At most this many pages of ``tools/list``: a server whose cursor never ends cannot hang us."""
 
@@ -65,7 +67,8 @@ class Upstream:
         on_change: Callable[[Upstream], Awaitable[None]],
         *,
         on_list_changed: Callable[[str], Awaitable[None]] | None = None,
-        ping_interval: float = PING_INTERVAL,
+        list_interval: float = LIST_INTERVAL,
+        health: tuple[float, float] = HEALTH,
         retry: tuple[float, float] = RETRY,
     ) -> None:
         self.config = config
@@ -80,7 +83,10 @@ class Upstream:
         """Told ``prompts`` or ``resources`` when the server says that list changed."""
         self.resource_uris: set[str] = set()
         """The URIs of its last resource listing, to route ``resources/read``."""
-        self._ping_interval = ping_interval
+        self._list_interval = list_interval
+        self._health = health
+        self._pending: set[asyncio.Task[Any]] = set()
+        """Requests abandoned when their connection ended, until they have unwound."""
         self._retry = retry
         self._client: mcp.Client | None = None
         self._changed = asyncio.Event()
@@ -122,35 +128,64 @@ class Upstream:
         arguments: dict[str, Any] | None,
         progress: ProgressFnT | None = None,
     ) -> types.CallToolResult:
-        """Call ``name`` (its name on this server), passing its progress to ``progress``;
-        ``UpstreamUnavailable`` when not connected. Cancelling the caller cancels the call on
-        the server (the SDK sends ``notifications/cancelled``)."""
-        return await self.client.call_tool(name, arguments, progress_callback=progress)
+        """Call ``name`` (its name on this server), passing its progress to ``progress``
+        (``ask``). Cancelling the caller cancels the call on the server (the SDK sends
+        ``notifications/cancelled``)."""
+        return await self.ask(lambda c: c.call_tool(name, arguments, progress_callback=progress))
+
+    async def ask(self, request: Callable[[mcp.Client], Awaitable[_T]]) -> _T:
+        """``request`` on the connected client: ``UpstreamUnavailable`` saying why when the
+        server is not connected, or as soon as its connection ends while the request waits (a
+        server that stopped answering is caught by the ping)."""
+        client = self.client
+        try:
+            return await unless_ended(request(client), self._ended, self._pending)
+        except ConnectionEnded:
+            why = self.error or "the connection ended"
+            raise UpstreamUnavailable(f"server {self.name!r} is unavailable: {why}") from None
 
     async def run(self) -> None:
         """Connect, list, watch; reconnect after a loss. Runs until cancelled."""
-        delay = self._retry[0]
+        self._delay = self._retry[0]
         while True:
-            self._ended = asyncio.get_running_loop().create_future()
+            ended = self._ended = asyncio.get_running_loop().create_future()
             try:
-                async with self._connect(self._ended) as client:
+                async with self._connect(ended) as client:
                     self._client = client
-                    await self._relist(client)
-                    delay = self._retry[0]
-                    await _until_ended(self._watch(client), self._ended)
+                    pinging = asyncio.ensure_future(
+                        ping_until_silent(client, self._health, self._silent)
+                    )
+                    try:
+                        await until_ended(self._serve(client), ended)
+                    finally:
+                        pinging.cancel()
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await pinging
             except Exception as error:  # anyio groups transport failures: ExceptionGroup
-                await self._lost(error)
+                _raise_if_cancelled(error)
+                await self._lost(ended.result() if ended.done() else error)  # how, if told
             finally:
                 self._client = None
-            await asyncio.sleep(delay)  # the reconnect backoff, not a synchronisation
-            delay = min(delay * 2, self._retry[1])
+            await asyncio.sleep(self._delay)  # the reconnect backoff, not a synchronisation
+            self._delay = min(self._delay * 2, self._retry[1])
+
+    async def _serve(self, client: mcp.Client) -> None:
+        await self._relist(client)
+        self._delay = self._retry[0]
+        await self._watch(client)
+
+    async def _silent(self, why: str) -> None:
+        """The server stopped answering: down at once (before the connection is torn down,
+        which may wait on it), and the connection ended."""
+        await self._lost(why)
+        if self._ended is not None:
+            end(self._ended, why)
 
     # -- connecting and watching ---------------------------------------------------------------
 
     @contextlib.asynccontextmanager
     async def _connect(self, ended: asyncio.Future[str]) -> AsyncIterator[mcp.Client]:
         from mcp import Client, StdioServerParameters
-        from mcp.client.stdio import stdio_client
         from mcp.client.streamable_http import streamable_http_client
 
         self._changed.clear()
@@ -164,7 +199,7 @@ class Upstream:
                     env=dict(config.env) or None,
                     cwd=config.cwd,
                 )
-                transport = stdio_client(params)
+                transport = child_process(params, ended)
             else:
                 import httpx2
 
@@ -173,12 +208,18 @@ class Upstream:
                     httpx2.AsyncClient(
                         headers=dict(config.headers),
                         timeout=httpx2.Timeout(30.0, read=300.0),
-                        transport=_noticing_transport(ended),
+                        transport=noticing_transport(ended),
                     )
                 )
                 transport = streamable_http_client(config.url, http_client=http)
-            watched = _Watched(transport, ended)
-            client = Client(watched, cache=None, message_handler=self._on_message)
+            watched = Watched(transport, ended)
+            client = Client(
+                watched,
+                cache=None,
+                message_handler=self._on_message,
+                logging_callback=log_to_stderr(self.name),
+                log_level=OPT_IN,
+            )
             yield await stack.enter_async_context(client)
 
     async def _watch(self, client: mcp.Client) -> None:
@@ -209,7 +250,7 @@ class Upstream:
         # fresh listing every ping interval, which also tells a server that died quietly.
         while True:
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self._ping_interval):
+                async with asyncio.timeout(self._list_interval):
                     await self._changed.wait()
             self._changed.clear()
             await self._relist(client)
@@ -239,116 +280,33 @@ class Upstream:
                 break
         changed = self.state is not State.UP or _listing(tools) != _listing(self.tools)
         self.tools = tools
-        if self.state is not State.UP:
+        if self.state is State.DOWN:  # one line each way at the default level
+            log.warning("toolret gateway: %s is up again (%d tools)", self.name, len(tools))
+        elif self.state is State.CONNECTING:
             log.info("toolret gateway: %s is up (%d tools)", self.name, len(tools))
         self.state, self.error = State.UP, None
         if changed:
             await self._on_change(self)
 
-    async def _lost(self, error: BaseException) -> None:
-        detail = _describe(error)
-        if self.state is not State.DOWN:
+    async def _lost(self, error: BaseException | str) -> None:
+        """Mark it down and tell the gateway, once: a failed reconnect changes nothing."""
+        detail = error if isinstance(error, str) else describe(error)
+        was, self.state, self.error = self.state, State.DOWN, detail
+        if was is not State.DOWN:
             log.warning("toolret gateway: %s is down (%s); reconnecting", self.name, detail)
-        self.state, self.error = State.DOWN, detail
-        await self._on_change(self)
+            await self._on_change(self)
 
     def __repr__(self) -> str:
         return f"<Upstream {self.name} {self.state.value}>"
 
 
-async def _until_ended(watch: Awaitable[None], ended: asyncio.Future[str]) -> None:
-    """Run ``watch`` until it raises or the connection's transport ends, which raises
-    ``ConnectionError`` saying how it ended."""
-    task = asyncio.ensure_future(watch)
-    waits: set[asyncio.Future[Any]] = {task, ended}
-    try:
-        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        if not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-    if task.done() and not task.cancelled():
-        task.result()  # its failure, if it failed
-    raise ConnectionError(ended.result() if ended.done() else "the connection ended")
-
-
-class _Watched:
-    """A client transport whose read side resolves ``ended`` when the server's stream ends
-    (EOF on stdio: the process exited), so the loss is noticed at once."""
-
-    def __init__(self, inner: Transport, ended: asyncio.Future[str]) -> None:
-        self._inner = inner
-        self._ended = ended
-
-    async def __aenter__(self) -> TransportStreams:
-        read, write = await self._inner.__aenter__()
-        return _EndNoticing(read, self._ended), write
-
-    async def __aexit__(self, *exc_info: Any) -> bool | None:
-        return await self._inner.__aexit__(*exc_info)
-
-
-class _EndNoticing:
-    """A read stream that resolves ``ended`` when it ends."""
-
-    def __init__(self, inner: Any, ended: asyncio.Future[str]) -> None:
-        self._inner = inner
-        self._ended = ended
-
-    @property
-    def last_context(self) -> Any:
-        return getattr(self._inner, "last_context", None)
-
-    async def receive(self) -> Any:
-        import anyio
-
-        try:
-            return await self._inner.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError):
-            _end(self._ended, "the server's output ended (its process exited)")
-            raise
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    def __aiter__(self) -> Self:
-        return self
-
-    async def __anext__(self) -> Any:
-        import anyio
-
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: Any) -> None:
-        await self.aclose()
-
-
-def _noticing_transport(ended: asyncio.Future[str]) -> httpx2.AsyncBaseTransport:
-    """An HTTP transport that resolves ``ended`` when a request cannot connect to the server:
-    a server gone, seen on the next call, listing or reconnect of its notification stream."""
-    import httpx2
-
-    class Noticing(httpx2.AsyncHTTPTransport):
-        async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-            try:
-                return await super().handle_async_request(request)
-            except httpx2.ConnectError as error:
-                _end(ended, _describe(error))
-                raise
-
-    return Noticing()
-
-
-def _end(ended: asyncio.Future[str], why: str) -> None:
-    if not ended.done():
-        ended.set_result(why)
+def _raise_if_cancelled(error: Exception) -> None:
+    """Re-raise a cancellation of this task that a transport's task group swallowed: cancelled
+    while a child failed, anyio raises the child's error alone, and the supervisor would
+    reconnect forever after being cancelled."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError from error
 
 
 def _listing(tools: list[types.Tool] | None) -> object:
@@ -357,11 +315,3 @@ def _listing(tools: list[types.Tool] | None) -> object:
     if tools is None:
         return None
     return [tool.model_dump(mode="json", exclude_none=True) for tool in tools]
-
-
-def _describe(error: BaseException) -> str:
-    """The innermost message of a (possibly grouped) transport failure."""
-    while isinstance(error, BaseExceptionGroup) and error.exceptions:
-        error = error.exceptions[0]
-    text = str(error).strip()
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
