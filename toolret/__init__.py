@@ -87,6 +87,8 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
         "Embedder",
         "BundledE5Embedder",
         "GeminiEmbedder",
+        "OpenAIEmbedder",
+        "AzureOpenAIEmbedder",
         "InputWindow",
     ),
     "toolret.embedders._base": (
@@ -136,10 +138,12 @@ if TYPE_CHECKING:
         lint_catalog as lint_catalog,
     )
     from toolret.embedders import (
+        AzureOpenAIEmbedder as AzureOpenAIEmbedder,
         BundledE5Embedder as BundledE5Embedder,
         Embedder as Embedder,
         GeminiEmbedder as GeminiEmbedder,
         InputWindow as InputWindow,
+        OpenAIEmbedder as OpenAIEmbedder,
     )
     from toolret.embedders._base import (
         Vector as Vector,

@@ -5,6 +5,9 @@ and no database: the bundled model, the embedded Postgres, the client and the CL
 agent service only sometimes needs is an extra:
 
 - ``toolret[gemini]``: Gemini embeddings (google-genai), used when ``GEMINI_API_KEY`` is set;
+- ``toolret[openai]``: the OpenAI SDK and OpenAI's tokenizer (bpe-openai), for OpenAI, Azure
+  OpenAI and OpenAI-compatible embeddings (``TOOLRET_EMBEDDER=openai`` or ``azure``) and the
+  OpenAI integration;
 - ``toolret[worker]``: the arq worker, and asking it to reindex through Redis (``REDIS_URL``);
 - ``toolret[mcp]``: the MCP SDK, for an application that lists a live server's tools
   (``catalog_from_mcp`` reads its results, or raw ``tools/list`` JSON, without importing it).
@@ -16,17 +19,22 @@ import importlib.util
 
 from toolret.errors import ConfigurationError
 
-__all__ = ["require"]
+__all__ = ["missing", "require"]
 
 
 def require(extra: str, *modules: str, purpose: str) -> None:
     """Raise ``ConfigurationError`` naming ``toolret[extra]`` unless every module is installed."""
-    missing = [name for name in modules if not _installed(name)]
-    if missing:
+    absent = missing(*modules)
+    if absent:
         raise ConfigurationError(
-            f"{purpose} needs {', '.join(missing)}, which this install lacks: "
+            f"{purpose} needs {', '.join(absent)}, which this install lacks: "
             f"pip install 'toolret[{extra}]'"
         )
+
+
+def missing(*modules: str) -> list[str]:
+    """The modules of ``modules`` this install lacks."""
+    return [name for name in modules if not _installed(name)]
 
 
 def _installed(name: str) -> bool:

@@ -112,7 +112,7 @@ measured, and Gemini's still."""
 
 @dataclass(frozen=True)
 class RetrievalProfile:
-    """The document template, tool score and lexical weight one embedding model ranks with.
+    """The document template, tool score, lexical weight and text prefixes of one embedding model.
 
     Hybrid ranking adds to a tool's dense score, when the message shares informative words
     with it, a weight x its BM25 score over the best BM25 score
@@ -129,6 +129,12 @@ class RetrievalProfile:
     lexical_weight: float = 0.015
     lexical_words: float = 5.0
     lexical_growth: float = 2.0
+    query_prefix: str = ""
+    """What an embedder that sends text to a server puts before a query: the model's convention
+    (E5 ``query: ``, an instruction for instruction-tuned models, nothing for OpenAI's).
+    Models that add their own (the bundled one) leave both empty."""
+    document_prefix: str = ""
+    """The same before a document (E5 ``passage: ``)."""
 
     def __post_init__(self) -> None:
         check_template(self.template)

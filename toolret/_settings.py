@@ -1,30 +1,56 @@
 """Configuration from the environment, through one settings object.
 
 The names an operator already knows stay unprefixed (``GEMINI_API_KEY``, ``AI_EMBEDDINGS_MODEL``,
-``DATABASE_URL``, ``REDIS_URL``); everything else is ``TOOLRET_*``. Each unprefixed name may also
+``DATABASE_URL``, ``REDIS_URL``, and the OpenAI SDK's ``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,
+``AZURE_OPENAI_ENDPOINT``, ``AZURE_OPENAI_API_KEY``, ``OPENAI_API_VERSION``); everything else is
+``TOOLRET_*``. Each unprefixed name may also
 be given with the prefix, and the prefixed one wins: an application whose own ``DATABASE_URL``
 logs in as its read-write role points toolret at the read-only ``toolret_reader`` role with
 ``TOOLRET_DATABASE_URL``. Every knob has a default that works locally with nothing installed.
+
+``TOOLRET_EMBEDDER`` chooses the embedder for every front (the client, the worker, the service,
+the gateway, the CLI), through ``make_embedder``; ``check_embedder`` says, in one line naming the
+variable, what is missing before anything starts. ``next_settings`` reads the embedder a
+deployment moves to (``TOOLRET_NEXT_EMBEDDER``), which the worker indexes beside the current one.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import platformdirs
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from toolret.embedders._base import Embedder
 from toolret.errors import ConfigurationError
 
-__all__ = ["MODES", "RetrievalMode", "Settings", "make_embedder", "retrieval_mode"]
+if TYPE_CHECKING:
+    from toolret.embedders._base import Embedder
+
+__all__ = [
+    "EMBEDDERS",
+    "MODES",
+    "EmbedderKind",
+    "RetrievalMode",
+    "Settings",
+    "check_embedder",
+    "embedder_kind",
+    "make_embedder",
+    "next_settings",
+    "retrieval_mode",
+]
 
 RetrievalMode = Literal["dense", "bm25", "hybrid"]
 MODES: tuple[RetrievalMode, ...] = ("dense", "bm25", "hybrid")
 """``hybrid`` (the default): dense plus BM25 where the message shares informative words with the
 catalog; ``dense``: embeddings only; ``bm25``: words only, no embedder. See docs/decisions.md."""
+EmbedderKind = Literal["bundled", "gemini", "openai", "azure"]
+EMBEDDERS: tuple[EmbedderKind, ...] = ("bundled", "gemini", "openai", "azure")
+"""``bundled``: the multilingual model in process; ``gemini``; ``openai``: OpenAI or any server
+that speaks its embeddings API (``OPENAI_BASE_URL``); ``azure``: an Azure OpenAI deployment."""
 
 
 def _env(name: str) -> AliasChoices:
@@ -37,14 +63,29 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="TOOLRET_", extra="ignore")
 
+    embedder: EmbedderKind | None = None
+    """Unset: ``gemini`` when ``GEMINI_API_KEY`` is set, else ``bundled``."""
     gemini_api_key: SecretStr | None = Field(None, validation_alias=_env("GEMINI_API_KEY"))
-    embeddings_model: str = Field(
-        "gemini-embedding-001", validation_alias=_env("AI_EMBEDDINGS_MODEL")
-    )
-    embedding_dimension: int = Field(768, ge=1, le=3072)
+    embeddings_model: str | None = Field(None, validation_alias=_env("AI_EMBEDDINGS_MODEL"))
+    """Unset: ``gemini-embedding-001`` for Gemini, ``text-embedding-3-small`` for OpenAI."""
+    embedding_dimension: int | None = Field(None, ge=1, le=4000)
+    """Unset: 768 for Gemini; the model's own size for OpenAI."""
     gemini_base_url: str | None = None
     gemini_timeout: float = Field(10.0, gt=0)
     gemini_max_retries: int = Field(3, ge=0)
+    openai_api_key: SecretStr | None = Field(None, validation_alias=_env("OPENAI_API_KEY"))
+    openai_base_url: str | None = Field(None, validation_alias=_env("OPENAI_BASE_URL"))
+    openai_timeout: float = Field(10.0, gt=0)
+    openai_max_retries: int = Field(3, ge=0)
+    openai_batch_size: int | None = Field(None, ge=1, le=2048)
+    openai_batch_tokens: int | None = Field(None, ge=1)
+    openai_concurrency: int = Field(4, ge=1)
+    azure_openai_endpoint: str | None = Field(None, validation_alias=_env("AZURE_OPENAI_ENDPOINT"))
+    azure_openai_api_key: SecretStr | None = Field(
+        None, validation_alias=_env("AZURE_OPENAI_API_KEY")
+    )
+    azure_openai_deployment: str | None = None
+    openai_api_version: str | None = Field(None, validation_alias=_env("OPENAI_API_VERSION"))
     database_url: str | None = Field(None, validation_alias=_env("DATABASE_URL"))
     redis_url: str | None = Field(None, validation_alias=_env("REDIS_URL"))
     catalogs: Annotated[list[str], NoDecode] = Field(
@@ -106,23 +147,208 @@ def _variable(location: tuple[int | str, ...]) -> str:
     return name if name.isupper() else f"TOOLRET_{name.upper()}"
 
 
-def make_embedder(settings: Settings | None = None) -> Embedder:
-    """Gemini when ``GEMINI_API_KEY`` is set, else the bundled multilingual model."""
+EMBEDDER_FIELDS = (
+    "embedder",
+    "gemini_api_key",
+    "embeddings_model",
+    "embedding_dimension",
+    "gemini_base_url",
+    "gemini_timeout",
+    "gemini_max_retries",
+    "openai_api_key",
+    "openai_base_url",
+    "openai_timeout",
+    "openai_max_retries",
+    "openai_batch_size",
+    "openai_batch_tokens",
+    "openai_concurrency",
+    "azure_openai_endpoint",
+    "azure_openai_api_key",
+    "azure_openai_deployment",
+    "openai_api_version",
+)
+"""The settings that describe an embedder: what ``TOOLRET_NEXT_*`` may give again."""
+NEXT_PREFIX = "TOOLRET_NEXT_"
+_NOT_INHERITED = ("embeddings_model", "embedding_dimension")
+
+
+def embedder_kind(settings: Settings) -> EmbedderKind:
+    """The embedder ``settings`` choose (``TOOLRET_EMBEDDER``, else by ``GEMINI_API_KEY``)."""
+    if settings.embedder is not None:
+        return settings.embedder
+    return "gemini" if _secret(settings.gemini_api_key) else "bundled"
+
+
+def next_settings(settings: Settings | None = None) -> Settings | None:
+    """The settings of the embedder a deployment moves to, when ``TOOLRET_NEXT_EMBEDDER`` is set.
+
+    Each embedder variable is read as ``TOOLRET_NEXT_<NAME>`` first
+    (``TOOLRET_NEXT_OPENAI_BASE_URL``, ``TOOLRET_NEXT_AI_EMBEDDINGS_MODEL``), else as the
+    current embedder reads it; the model and its dimension are never the current embedder's.
+    Raises ``ConfigurationError`` as ``check_embedder`` does, naming the ``TOOLRET_NEXT_``
+    variables.
+    """
     settings = settings or Settings()
-    if settings.gemini_api_key is None or not settings.gemini_api_key.get_secret_value():
+    if not os.environ.get(f"{NEXT_PREFIX}EMBEDDER"):
+        return None
+    values: dict[str, Any] = {name: getattr(settings, name) for name in EMBEDDER_FIELDS}
+    values.update(dict.fromkeys(_NOT_INHERITED))
+    for name in EMBEDDER_FIELDS:
+        raw = os.environ.get(NEXT_PREFIX + _suffix(name))
+        if raw is not None:
+            values[name] = raw
+    try:
+        chosen = settings.model_copy(update=_validated(values))
+        check_embedder(chosen)
+    except ConfigurationError as error:
+        message = re.sub(
+            r"\bTOOLRET_(?!NEXT_)|(?<![A-Z_])(?=AI_EMBEDDINGS_MODEL)", NEXT_PREFIX, str(error)
+        )
+        raise ConfigurationError(
+            f"{message} (any variable may be given for the next embedder alone as "
+            f"{NEXT_PREFIX}<NAME>)"
+        ) from error
+    return chosen
+
+
+def check_embedder(settings: Settings) -> None:
+    """Raise ``ConfigurationError`` — one line naming the variable and the fix — when the
+    embedder ``settings`` choose cannot be created. Nothing is imported or contacted."""
+    problem = _embedder_problem(settings)
+    if problem is not None:
+        raise ConfigurationError(problem)
+
+
+def make_embedder(settings: Settings | None = None) -> Embedder:
+    """The embedder ``settings`` choose (``TOOLRET_EMBEDDER``): the bundled model unless
+    ``GEMINI_API_KEY`` is set; ``check_embedder`` first."""
+    settings = settings or Settings()
+    check_embedder(settings)
+    kind = embedder_kind(settings)
+    if kind == "bundled":
         from toolret.embedders._e5 import BundledE5Embedder
 
         return BundledE5Embedder()
-    from toolret.embedders._gemini import GeminiEmbedder
+    if kind == "gemini":
+        from toolret.embedders._gemini import GeminiEmbedder
 
+        try:
+            return GeminiEmbedder(
+                api_key=_secret(settings.gemini_api_key),
+                model=settings.embeddings_model or "gemini-embedding-001",
+                dimension=settings.embedding_dimension or 768,
+                base_url=settings.gemini_base_url,
+                timeout=settings.gemini_timeout,
+                max_retries=settings.gemini_max_retries,
+            )
+        except ValueError as error:
+            raise ConfigurationError(f"cannot configure Gemini embeddings: {error}") from error
+    return _make_openai(settings, kind)
+
+
+def _make_openai(settings: Settings, kind: EmbedderKind) -> Embedder:
+    from toolret.embedders._azure import AzureOpenAIEmbedder
+    from toolret.embedders._openai import OpenAIEmbedder
+
+    options: dict[str, Any] = {
+        "timeout": settings.openai_timeout,
+        "max_retries": settings.openai_max_retries,
+        "batch_size": settings.openai_batch_size,
+        "batch_tokens": settings.openai_batch_tokens,
+        "concurrency": settings.openai_concurrency,
+    }
+    model = settings.embeddings_model or "text-embedding-3-small"
     try:
-        return GeminiEmbedder(
-            api_key=settings.gemini_api_key.get_secret_value(),
-            model=settings.embeddings_model,
-            dimension=settings.embedding_dimension,
-            base_url=settings.gemini_base_url,
-            timeout=settings.gemini_timeout,
-            max_retries=settings.gemini_max_retries,
+        if kind == "azure":
+            return AzureOpenAIEmbedder(
+                model,
+                settings.embedding_dimension,
+                deployment=settings.azure_openai_deployment,
+                endpoint=settings.azure_openai_endpoint,
+                api_key=_secret(settings.azure_openai_api_key) or None,
+                api_version=settings.openai_api_version,
+                **options,
+            )
+        return OpenAIEmbedder(
+            model,
+            settings.embedding_dimension,
+            api_key=_secret(settings.openai_api_key) or None,
+            base_url=settings.openai_base_url,
+            **options,
         )
     except ValueError as error:
-        raise ConfigurationError(f"cannot configure Gemini embeddings: {error}") from error
+        raise ConfigurationError(f"cannot configure {kind} embeddings: {error}") from error
+
+
+def _embedder_problem(settings: Settings) -> str | None:
+    """What stops the chosen embedder from being created, as one line; None when nothing."""
+    kind = embedder_kind(settings)
+    if kind == "gemini" and not _secret(settings.gemini_api_key):
+        return "TOOLRET_EMBEDDER=gemini needs GEMINI_API_KEY: set it, or choose another embedder"
+    if kind not in ("openai", "azure"):
+        return None
+    from toolret._extras import missing
+    from toolret.embedders._conventions import conventions_for
+
+    absent = missing("openai", "bpe_openai")
+    if absent:
+        return (
+            f"TOOLRET_EMBEDDER={kind} needs {', '.join(absent)}, which this install lacks: "
+            "pip install 'toolret[openai]'"
+        )
+    if kind == "openai" and not (_secret(settings.openai_api_key) or settings.openai_base_url):
+        return (
+            "TOOLRET_EMBEDDER=openai needs OPENAI_API_KEY, or OPENAI_BASE_URL for an "
+            "OpenAI-compatible server that takes no key"
+        )
+    if kind == "azure":
+        for value, variable, example in (
+            (
+                settings.azure_openai_endpoint,
+                "AZURE_OPENAI_ENDPOINT",
+                "https://NAME.openai.azure.com",
+            ),
+            (settings.openai_api_version, "OPENAI_API_VERSION", "2024-10-21"),
+        ):
+            if not value:
+                return f"TOOLRET_EMBEDDER=azure needs {variable} (like {example})"
+        if not (_secret(settings.azure_openai_api_key) or os.environ.get("AZURE_OPENAI_AD_TOKEN")):
+            return "TOOLRET_EMBEDDER=azure needs AZURE_OPENAI_API_KEY (or AZURE_OPENAI_AD_TOKEN)"
+    model = settings.embeddings_model or "text-embedding-3-small"
+    conventions, dimension = conventions_for(model), settings.embedding_dimension
+    if conventions.dimension is None and dimension is None:
+        return (
+            f"AI_EMBEDDINGS_MODEL={model} is a model toolret does not know: set "
+            "TOOLRET_EMBEDDING_DIMENSION to the size of its vectors"
+        )
+    native = conventions.dimension
+    if native is not None and dimension not in (None, native) and not conventions.shortens:
+        return (
+            f"AI_EMBEDDINGS_MODEL={model} returns {native}-dimensional vectors and cannot "
+            f"shorten them: unset TOOLRET_EMBEDDING_DIMENSION or set it to {native}"
+        )
+    return None
+
+
+def _suffix(field_name: str) -> str:
+    """The name after ``TOOLRET_`` of the variable that sets ``field_name``."""
+    alias = Settings.model_fields[field_name].validation_alias
+    if isinstance(alias, AliasChoices):
+        return str(alias.choices[0]).removeprefix("TOOLRET_")
+    return field_name.upper()
+
+
+def _validated(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` parsed as ``Settings`` parses the environment (a bad one raises)."""
+    parsed = Settings(**{_key(name): value for name, value in values.items()})
+    return {name: getattr(parsed, name) for name in values}
+
+
+def _key(field_name: str) -> str:
+    """The keyword that sets ``field_name`` ahead of the environment (its first alias)."""
+    alias = Settings.model_fields[field_name].validation_alias
+    return str(alias.choices[0]) if isinstance(alias, AliasChoices) else field_name
+
+
+def _secret(value: SecretStr | None) -> str:
+    return value.get_secret_value() if value is not None else ""

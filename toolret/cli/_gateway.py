@@ -65,10 +65,12 @@ def gateway(
     import asyncio
     import dataclasses
 
+    from toolret._settings import Settings, check_embedder
     from toolret.gateway._config import check_names, read_config
     from toolret.gateway._runner import run
     from toolret.store.embedded import resolve_database_url
 
+    check_embedder(Settings())  # a misconfigured embedder is one line, before anything starts
     servers = read_config(config)
     if core:
         servers = dataclasses.replace(servers, core=(*servers.core, *core))

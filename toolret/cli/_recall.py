@@ -15,7 +15,10 @@ Out = Annotated[str, typer.Option(help="Directory for report.md and the plots.")
 Modes = Annotated[str, typer.Option(help="Comma-separated: dense,bm25,hybrid.")]
 Embedders = Annotated[
     str | None,
-    typer.Option(help="bundled,gemini (default: the bundled model, plus Gemini with a key)."),
+    typer.Option(
+        help="bundled,gemini,openai,azure (default: the bundled model, plus the embedder "
+        "TOOLRET_EMBEDDER chooses)."
+    ),
 ]
 K = Annotated[int, typer.Option(min=1, help="Non-core tools bound per selection.")]
 Plots = Annotated[bool, typer.Option(help="Draw the PNG plots (the [eval] extra).")]

@@ -56,7 +56,10 @@ def serve(
         overrides["port"] = port
     if tokens is not None:
         overrides["tokens"] = f"@{tokens}"
+    from toolret._settings import Settings, check_embedder
+
     settings = ServiceSettings(**overrides)
+    check_embedder(Settings())  # a misconfigured embedder is one line, before anything starts
     check_address(settings)
     sock = bind(settings)  # a port in use is one line, before anything starts
     url = asyncio.run(asyncio.to_thread(resolve_database_url))

@@ -22,8 +22,8 @@ import functools
 import os
 import threading
 import unicodedata
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -34,7 +34,9 @@ from toolret.embedders._model_thread import ModelThread, Priority
 from toolret.embedders._window import InputWindow, clean, clip, fit
 from toolret.errors import EmbedderError, EmbedderUnavailableError
 
-__all__ = ["BundledE5Embedder"]
+__all__ = ["BundledE5Embedder", "with_model"]
+
+T = TypeVar("T")
 
 _shared_thread = ModelThread("toolret-e5")
 _model: Any = None
@@ -137,6 +139,12 @@ class BundledE5Embedder:
 
     def __repr__(self) -> str:
         return f"BundledE5Embedder({self.model_id!r})"
+
+
+async def with_model(call: Callable[[Any], T]) -> T:
+    """``call(model)`` on the model's thread, with the model loaded: for counting tokens in its
+    tokenizer (XLM-RoBERTa's, which the multilingual E5 family and bge-m3 share)."""
+    return await _shared_thread.run(lambda: call(_load()), Priority.QUERY)
 
 
 def _prepare(model: Any, text: str, role: Role, window: InputWindow) -> str:

@@ -32,10 +32,11 @@ from typing import TYPE_CHECKING
 
 from toolret._catalog import Catalog
 from toolret._profile import corpus_documents
-from toolret._settings import RetrievalMode, Settings, make_embedder
+from toolret._settings import EMBEDDERS, RetrievalMode, Settings, embedder_kind, make_embedder
 from toolret.embedders._base import Embedder, embed_role
 from toolret.embedders._cache import with_query_cache
 from toolret.embedders._e5 import BundledE5Embedder
+from toolret.errors import ConfigurationError
 from toolret.recall._data import BenchmarkError, BenchSet, load_benchmark
 from toolret.recall._memo import MemoEmbedder
 from toolret.recall._results import (
@@ -400,22 +401,22 @@ def check_measurable(bench: BenchSet, k: int) -> None:
 
 
 def configured_embedders(names: Iterable[str] | None = None) -> list[Embedder]:
-    """The bundled model, then Gemini when ``GEMINI_API_KEY`` is set (or as ``names`` ask)."""
+    """The bundled model, then the embedder the settings choose (``TOOLRET_EMBEDDER``) when it
+    is another; or the embedders ``names`` ask for (bundled, gemini, openai, azure)."""
     settings = Settings()
-    has_key = settings.gemini_api_key is not None and bool(
-        settings.gemini_api_key.get_secret_value()
-    )
-    wanted = list(names) if names is not None else ["bundled", *(["gemini"] if has_key else [])]
+    chosen = embedder_kind(settings)
+    wanted = list(names) if names is not None else ["bundled", chosen]
     embedders: list[Embedder] = []
-    for name in wanted:
+    for name in dict.fromkeys(wanted):
         if name == "bundled":
             embedders.append(BundledE5Embedder())
-        elif name == "gemini":
-            if not has_key:
-                raise SystemExit("the gemini embedder needs GEMINI_API_KEY")
-            embedders.append(make_embedder(settings))
+        elif name in EMBEDDERS:
+            try:
+                embedders.append(make_embedder(settings.model_copy(update={"embedder": name})))
+            except ConfigurationError as error:
+                raise SystemExit(f"the {name} embedder: {error}") from error
         else:
-            raise SystemExit(f"unknown embedder {name!r}; use bundled or gemini")
+            raise SystemExit(f"unknown embedder {name!r}; use one of {', '.join(EMBEDDERS)}")
     return embedders
 
 

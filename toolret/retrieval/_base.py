@@ -27,7 +27,13 @@ from types import TracebackType
 from typing import Self, TypedDict
 
 from toolret._catalog import Catalog
-from toolret._settings import RetrievalMode, Settings, make_embedder, retrieval_mode
+from toolret._settings import (
+    RetrievalMode,
+    Settings,
+    check_embedder,
+    make_embedder,
+    retrieval_mode,
+)
 from toolret._tool import Tool
 from toolret.embedders._base import Embedder
 from toolret.embedders._cache import with_query_cache
@@ -64,13 +70,14 @@ class Retriever(ABC):
     """Selects tools for a message: ``select`` before each model call, ``find_tools`` when the
     model asks for more, ``rank`` for anything else that ranks a catalog (``route``).
 
-    ``embedder`` defaults to the one ``settings`` configure (Gemini with a key, else the
-    bundled model), created on first use; ``mode``, ``k`` and ``time_budget`` (seconds) to
-    ``TOOLRET_MODE``, ``TOOLRET_K`` and ``TOOLRET_TIME_BUDGET_MS``. ``reuse`` (seconds; 0 turns
-    it off) is how long a selection answers the same message again: the rounds of one turn.
-    ``companions`` are the tools used together that this retriever binds together (the
-    in-memory retriever has only these; the client reads its own from the store, unless
-    given). A retriever is used by one event loop.
+    ``embedder`` defaults to the one ``settings`` choose (``TOOLRET_EMBEDDER``: the bundled
+    model, Gemini, OpenAI or an OpenAI-compatible server, Azure OpenAI), checked at once
+    (``ConfigurationError`` naming the variable) and created on first use; ``mode``, ``k`` and
+    ``time_budget`` (seconds) default to ``TOOLRET_MODE``, ``TOOLRET_K`` and
+    ``TOOLRET_TIME_BUDGET_MS``. ``reuse`` (seconds; 0 turns it off) is how long a selection
+    answers the same message again: the rounds of one turn. ``companions`` are the tools used
+    together that this retriever binds together (the in-memory retriever has only these; the
+    client reads its own from the store, unless given). A retriever is used by one event loop.
     """
 
     def __init__(
@@ -88,6 +95,8 @@ class Retriever(ABC):
         self.mode: RetrievalMode = retrieval_mode(settings.mode if mode is None else mode)
         self.k = settings.k if k is None else k
         self.time_budget = settings.time_budget if time_budget is None else time_budget
+        if embedder is None and self.mode != "bm25":
+            check_embedder(settings)  # a misconfigured embedder fails here, not per request
         self._settings = settings
         self._raw_embedder = embedder
         self._embedder = None if embedder is None else with_query_cache(embedder)

