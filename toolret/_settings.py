@@ -39,6 +39,7 @@ __all__ = [
     "check_embedder",
     "embedder_kind",
     "make_embedder",
+    "make_embedders",
     "next_settings",
     "retrieval_mode",
 ]
@@ -79,7 +80,7 @@ class Settings(BaseSettings):
     openai_max_retries: int = Field(3, ge=0)
     openai_batch_size: int | None = Field(None, ge=1, le=2048)
     openai_batch_tokens: int | None = Field(None, ge=1)
-    openai_concurrency: int = Field(4, ge=1)
+    openai_concurrency: int | None = Field(None, ge=1)
     azure_openai_endpoint: str | None = Field(None, validation_alias=_env("AZURE_OPENAI_ENDPOINT"))
     azure_openai_api_key: SecretStr | None = Field(
         None, validation_alias=_env("AZURE_OPENAI_API_KEY")
@@ -246,6 +247,16 @@ def make_embedder(settings: Settings | None = None) -> Embedder:
     return _make_openai(settings, kind)
 
 
+def make_embedders(settings: Settings | None = None) -> list[Embedder]:
+    """The current embedder, then the next one while a deployment switches models
+    (``TOOLRET_NEXT_EMBEDDER``): what the worker, ``toolret reindex`` and ``toolret status``
+    index and report."""
+    settings = settings or Settings()
+    following = next_settings(settings)
+    current = make_embedder(settings)
+    return [current] if following is None else [current, make_embedder(following)]
+
+
 def _make_openai(settings: Settings, kind: EmbedderKind) -> Embedder:
     from toolret.embedders._azure import AzureOpenAIEmbedder
     from toolret.embedders._openai import OpenAIEmbedder
@@ -300,6 +311,11 @@ def _embedder_problem(settings: Settings) -> str | None:
         return (
             "TOOLRET_EMBEDDER=openai needs OPENAI_API_KEY, or OPENAI_BASE_URL for an "
             "OpenAI-compatible server that takes no key"
+        )
+    if kind == "openai" and settings.openai_base_url and not settings.embeddings_model:
+        return (
+            "TOOLRET_EMBEDDER=openai with OPENAI_BASE_URL needs AI_EMBEDDINGS_MODEL: the name of "
+            "the model the server serves (GET <OPENAI_BASE_URL>/models lists them)"
         )
     if kind == "azure":
         for value, variable, example in (

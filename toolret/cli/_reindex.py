@@ -7,10 +7,12 @@ from typing import Annotated
 
 import typer
 
+from toolret._catalog import Catalog
 from toolret._settings import Settings
 from toolret.cli._errors import fail, load_or_exit
 from toolret.cli._options import console
 from toolret.cli._output import progress
+from toolret.embedders._base import Embedder
 
 __all__ = ["reindex"]
 
@@ -32,8 +34,9 @@ def reindex(
     progress bar, and publishes each catalog atomically [DATABASE_URL; else the embedded
     Postgres]. With --enqueue: queues one reindex job per catalog for the worker (arq
     toolret.worker.WorkerSettings) and returns at once; a corpus already queued is not queued twice.
+    While switching models [TOOLRET_NEXT_EMBEDDER] it does the same for the next model too.
     """
-    from toolret._settings import make_embedder
+    from toolret._settings import make_embedders
     from toolret.indexing._queue import ReindexQueue
     from toolret.indexing._run import index_catalog
     from toolret.store._vector_store import VectorStore
@@ -44,25 +47,40 @@ def reindex(
         fail("--enqueue needs REDIS_URL, the Redis the worker reads", 2)
 
     async def run() -> None:
-        embedder = make_embedder(settings)
+        embedders = make_embedders(settings)
         try:
             if enqueue:
                 async with ReindexQueue(settings.redis_url or "") as queue:
-                    for spec, tools in catalogs.items():
+                    for embedder, (spec, tools) in _each(embedders, catalogs):
                         queued = await queue.enqueue(tools, embedder)
-                        console.print(f"{spec}: {'queued' if queued else 'already queued'}")
+                        name = _named(spec, embedder, embedders)
+                        console.print(f"{name}: {'queued' if queued else 'already queued'}")
                 return
             url = await asyncio.to_thread(resolve_database_url, settings)
             async with VectorStore.from_url(url) as store:
-                for spec, tools in catalogs.items():
-                    with progress(f"indexing {spec}…") as advance:
+                for embedder, (spec, tools) in _each(embedders, catalogs):
+                    name = _named(spec, embedder, embedders)
+                    with progress(f"indexing {name}…") as advance:
                         report = await index_catalog(store, embedder, tools, progress=advance)
                     console.print(
-                        f"{spec}: {report.documents} documents, {report.embedded} embedded, "
+                        f"{name}: {report.documents} documents, {report.embedded} embedded, "
                         f"{'published' if report.published else 'already published'} "
                         f"({report.seconds:.1f} s)"
                     )
         finally:
-            await embedder.aclose()
+            for embedder in embedders:
+                await embedder.aclose()
 
     asyncio.run(run())
+
+
+def _each(
+    embedders: list[Embedder], catalogs: dict[str, Catalog]
+) -> list[tuple[Embedder, tuple[str, Catalog]]]:
+    """Every catalog with the current embedder, then with the next one."""
+    return [(embedder, item) for embedder in embedders for item in catalogs.items()]
+
+
+def _named(spec: str, embedder: Embedder, embedders: list[Embedder]) -> str:
+    """The catalog spec, and for the next embedder its model too."""
+    return spec if embedder is embedders[0] else f"{spec} (next: {embedder.model_id})"

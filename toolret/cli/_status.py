@@ -1,34 +1,79 @@
-"""``toolret status``: models, corpora, rows and indexes in the database."""
+"""``toolret status``: models, corpora, rows and indexes; where each catalog stands per model."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Annotated
 
+import typer
 from rich.table import Table
 
-from toolret.cli._errors import fail
+from toolret.cli._errors import fail, load_or_exit
 from toolret.cli._options import UrlOption, console
 from toolret.cli._output import show_table
 
 __all__ = ["status"]
 
+CatalogsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--catalog",
+        "-c",
+        help="A catalog spec, as for search; repeat for several [TOOLRET_CATALOGS].",
+    ),
+]
+ReadyOption = Annotated[
+    bool,
+    typer.Option(
+        "--ready",
+        help="Exit 1 unless every catalog is published under every configured embedder: a "
+        "deployment switching models waits for this.",
+    ),
+]
 
-def status(url: UrlOption = None) -> None:
-    """Models, corpora, row counts and whether each model's HNSW index exists.
+
+def status(
+    url: UrlOption = None, catalog: CatalogsOption = None, ready: ReadyOption = False
+) -> None:
+    """Models, corpora, row counts and whether each model's HNSW index exists; then, for each
+    catalog, whether it is published under the embedder in use [TOOLRET_EMBEDDER] and, while
+    switching models, the next one [TOOLRET_NEXT_EMBEDDER].
 
     Exits 1, saying so, when the database is not migrated or its schema is older than this
-    toolret's (run `toolret db upgrade`).
+    toolret's (run `toolret db upgrade`); with --ready, also while a catalog is not published.
     """
+    from toolret._profile import corpus_hash
+    from toolret._settings import Settings, make_embedders
     from toolret.store._migrate import head_revision
+    from toolret.store._ops import CorpusState
     from toolret.store._types import StoreStatus
     from toolret.store._vector_store import VectorStore
     from toolret.store.embedded import resolve_database_url
 
-    async def read(target: str) -> StoreStatus:
-        async with VectorStore.from_url(target) as store:
-            return await store.status()
+    settings = Settings()
+    specs = catalog or settings.catalogs
+    catalogs = {spec: load_or_exit(spec) for spec in specs}
+    embedders = make_embedders(settings)
+    keys = {
+        (spec, embedder.model_id): corpus_hash(tools, embedder)
+        for spec, tools in catalogs.items()
+        for embedder in embedders
+    }
 
-    state = asyncio.run(read(url or resolve_database_url()))
+    async def read(target: str) -> tuple[StoreStatus, dict[tuple[str, str], CorpusState]]:
+        try:
+            async with VectorStore.from_url(target) as store:
+                state = await store.status()
+                if state.revision is None or not keys:
+                    return state, {}
+                return state, await store.corpus_states(
+                    (model_id, corpus) for (_, model_id), corpus in keys.items()
+                )
+        finally:
+            for embedder in embedders:
+                await embedder.aclose()
+
+    state, corpora = asyncio.run(read(url or resolve_database_url()))
     head = head_revision()
     if state.revision is None:
         fail("this database has no toolret schema (not migrated): run `toolret db upgrade`")
@@ -38,6 +83,8 @@ def status(url: UrlOption = None) -> None:
             f"the schema is at revision {state.revision}, this toolret needs {head}: "
             "run `toolret db upgrade`"
         )
+    for role, embedder in zip(("embedder", "next embedder"), embedders, strict=False):
+        console.print(f"{role}: {embedder.model_id}")
     table = Table(title="embedding models")
     for column in ("model", "dim", "vectors", "pending", "corpora", "published", "last seen"):
         table.add_column(column, justify="left" if column == "model" else "right")
@@ -47,3 +94,16 @@ def status(url: UrlOption = None) -> None:
         row = (m.dimension, m.vectors, m.pending_vectors, m.corpora, m.published_corpora)
         table.add_row(m.model_id, *map(str, row), seen, "yes" if m.index else "no")
     show_table(table)
+    if not keys:
+        return
+    table = Table(title="catalogs")
+    for column in ("catalog", "model", "corpus", "state"):
+        table.add_column(column)
+    waiting = 0
+    for (spec, model_id), corpus in keys.items():
+        where = corpora.get((model_id, corpus), "absent")
+        waiting += where != "published"
+        table.add_row(spec, model_id, corpus[:12], where)
+    show_table(table)
+    if ready and waiting:
+        fail(f"not ready: {waiting} of {len(keys)} corpora are not published yet")

@@ -10,7 +10,10 @@ its URL and key.
   too), are checked against the size asked for, and re-normalized.
 - **Batches** stay within the API's limits: at most ``batch_size`` texts and about
   ``batch_tokens`` tokens (counted as UTF-8 bytes, an upper bound) per request; at most
-  ``concurrency`` document requests at once. Queries never wait behind documents.
+  ``concurrency`` document requests at once (4 to OpenAI; 1 to any other server, which may
+  compute one request at a time, so that a queued batch does not spend its timeout waiting).
+  Queries never wait behind documents, and get ``timeout`` per attempt; a batch of documents
+  gets at least ``DOCUMENT_TIMEOUT``.
 - **Retries** are the SDK's own (``max_retries``): 408, 409, 429 and 5xx answers and timeouts,
   with exponential backoff and jitter, waiting what a ``Retry-After`` header asks up to two
   minutes. On the request path the selection's time budget cancels whatever is left.
@@ -50,11 +53,15 @@ __all__ = ["OpenAIEmbedder"]
 
 log = logging.getLogger("toolret.embedders")
 
-OPENAI_LIMITS = (2048, 300_000)
-"""OpenAI's limits per embeddings request: inputs, and tokens summed over them."""
-SERVER_LIMITS = (32, 16_384)
-"""The defaults for any other server: what Hugging Face TEI accepts out of the box (32 inputs,
-16,384 tokens); vLLM, Ollama and LM Studio take as much."""
+OPENAI_LIMITS = (2048, 300_000, 4)
+"""OpenAI's limits per embeddings request (inputs, tokens summed over them), and the document
+requests toolret sends it at once."""
+SERVER_LIMITS = (32, 16_384, 1)
+"""The same for any other server: what Hugging Face TEI accepts out of the box (32 inputs,
+16,384 tokens; vLLM, Ollama and LM Studio take as much), one request at a time."""
+DOCUMENT_TIMEOUT = 60.0
+"""Seconds a request for a batch of documents may take at least: a server on a CPU may need
+that long for one, and no selection waits for it."""
 TOKEN_MARGIN = 2
 """Tokens kept free where toolret counts with a tokenizer that is the model's family's, not the
 server's own (how a prefix joins the text can differ by a token)."""
@@ -68,7 +75,8 @@ class OpenAIEmbedder:
     ``dimension`` defaults to the model's own size where toolret knows it (and must be given
     otherwise); a smaller one is asked for with ``dimensions`` where the model takes it.
     ``base_url`` points at any OpenAI-compatible server; ``api_key`` may then be omitted.
-    ``timeout`` bounds each HTTP attempt (seconds), ``max_retries`` the SDK's retries.
+    ``timeout`` bounds each HTTP attempt for queries (seconds), ``document_timeout`` one for a
+    batch of documents (at least ``timeout``), ``max_retries`` the SDK's retries.
     ``profile`` replaces the model's conventions (prefixes, template, score, fusion).
 
     ``model_id`` names who computes the vectors: ``openai/<model>@<dimension>`` for OpenAI,
@@ -87,10 +95,11 @@ class OpenAIEmbedder:
         api_key: str | None = None,
         base_url: str | None = None,
         timeout: float = 10.0,
+        document_timeout: float = DOCUMENT_TIMEOUT,
         max_retries: int = 3,
         batch_size: int | None = None,
         batch_tokens: int | None = None,
-        concurrency: int = 4,
+        concurrency: int | None = None,
         profile: RetrievalProfile | None = None,
     ) -> None:
         self.model = model
@@ -107,22 +116,24 @@ class OpenAIEmbedder:
                 f"{model!r} returns {native}-dimensional vectors and cannot shorten them; "
                 f"leave the dimension unset or give {native} (TOOLRET_EMBEDDING_DIMENSION)"
             )
-        if size < 1 or timeout <= 0 or max_retries < 0 or concurrency < 1:
+        if size < 1 or timeout <= 0 or max_retries < 0 or (concurrency or 1) < 1:
             raise ValueError("need dimension >= 1, timeout > 0, max_retries >= 0, concurrency >= 1")
         self.dimension = size
         self.profile = profile or self.conventions.profile
         self.input_window: InputWindow = self.conventions.window
-        self._dimensions = native is None or size != native
+        self._dimensions = self.conventions.shortens  # others refuse the field, or ignore it
         self._timeout = timeout
+        self._document_timeout = document_timeout
         self.attempts = max_retries + 1
         self._client = self._create_client(api_key, base_url, timeout, max_retries)
         self.base_url = str(self._client.base_url)
         limits = OPENAI_LIMITS if self._namespace() == "openai" else SERVER_LIMITS
         self.batch_size = batch_size or limits[0]
         self.batch_tokens = batch_tokens or limits[1]
+        self.concurrency = concurrency or limits[2]
         if self.batch_size < 1 or self.batch_tokens < 1:
             raise ValueError("need batch_size >= 1 and batch_tokens >= 1")
-        self._documents = asyncio.Semaphore(concurrency)
+        self._documents = asyncio.Semaphore(self.concurrency)
         self._counter: Callable[[str], int] | None = None
         self.model_id = self._model_id()
         self._closed = False
@@ -217,8 +228,11 @@ class OpenAIEmbedder:
         if role == "query" or len(batches) == 1:
             parts = [await self._bounded(batch, role) for batch in batches]
         else:
-            async with asyncio.TaskGroup() as group:
-                tasks = [group.create_task(self._bounded(batch, role)) for batch in batches]
+            try:
+                async with asyncio.TaskGroup() as group:
+                    tasks = [group.create_task(self._bounded(batch, role)) for batch in batches]
+            except BaseExceptionGroup as failed:  # the first failure; the rest were cancelled
+                raise failed.exceptions[0] from None
             parts = [task.result() for task in tasks]
         return np.concatenate(parts)
 
@@ -341,6 +355,7 @@ class OpenAIEmbedder:
                 encoding_format="base64",
                 dimensions=self.dimension if self._dimensions else openai.omit,
                 extra_body=body or None,
+                timeout=self._attempt_timeout(role),
             )
         except openai.APIStatusError as error:
             raise self._error(
@@ -349,7 +364,8 @@ class OpenAIEmbedder:
             ) from error
         except openai.APITimeoutError as error:
             raise self._error(
-                f"no answer within {self._timeout:g}s in {self.attempts} attempts; check the "
+                f"no answer within {self._attempt_timeout(role):g}s in {self.attempts} attempts; "
+                "check the "
                 f"server, or raise {self._variable('TIMEOUT')}"
             ) from error
         except openai.APIConnectionError as error:
@@ -358,6 +374,9 @@ class OpenAIEmbedder:
                 f"{self._variable('BASE_URL')} and that the server runs there"
             ) from error
         return self._vectors(raw.content, len(texts))
+
+    def _attempt_timeout(self, role: Role) -> float:
+        return self._timeout if role == "query" else max(self._timeout, self._document_timeout)
 
     def _vectors(self, content: bytes, count: int) -> Vectors:
         try:

@@ -1,22 +1,27 @@
-"""The operator's work: garbage collection and status.
+"""The operator's work: garbage collection, status, and where a catalog's corpus stands.
 
 ``VectorStore`` combines it with the read path and the worker's part.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
-from sqlalchemy import text
+from sqlalchemy import select, text, tuple_
 
 from toolret.store import _corpus_sql as corpus_sql
 from toolret.store._pool import StorePool, rowcount
-from toolret.store._schema import hnsw_index_name, summary_index_name
+from toolret.store._schema import corpora, hnsw_index_name, summary_index_name
 from toolret.store._types import GCReport, ModelStatus, StoreStatus
 from toolret.store._write import GC_LOCK
 
-__all__ = ["StoreOperations"]
+__all__ = ["CorpusState", "StoreOperations"]
+
+CorpusState = Literal["published", "indexing", "absent"]
+"""``published``: served; ``indexing``: registered, its vectors still being written (or a run
+stopped midway, to be resumed); ``absent``: never indexed, or collected."""
 
 
 class StoreOperations(StorePool):
@@ -77,3 +82,23 @@ class StoreOperations(StorePool):
             for row in rows
         )
         return StoreStatus(revision, models)
+
+    async def corpus_states(
+        self, keys: Iterable[tuple[str, str]]
+    ) -> dict[tuple[str, str], CorpusState]:
+        """Where each (model id, corpus hash) stands: what ``toolret status`` shows per catalog
+        and embedder, and what a deployment waits for before it switches models."""
+        wanted = list(dict.fromkeys(keys))
+        states: dict[tuple[str, str], CorpusState] = dict.fromkeys(wanted, "absent")
+        if not wanted:
+            return states
+        statement = select(
+            corpora.c.model_id,
+            corpora.c.corpus_hash,
+            corpora.c.published_at.is_not(None).label("published"),
+        ).where(tuple_(corpora.c.model_id, corpora.c.corpus_hash).in_(wanted))
+        async with self.transaction() as connection:
+            for row in (await connection.execute(statement)).mappings():
+                key = (row["model_id"], row["corpus_hash"])
+                states[key] = "published" if row["published"] else "indexing"
+        return states

@@ -1,6 +1,7 @@
 """The maintenance cron: re-check the configured catalogs, then collect garbage.
 
-Re-checking runs ``index_catalog`` on every catalog named in ``TOOLRET_CATALOGS``: it embeds
+Re-checking runs ``index_catalog`` on every catalog named in ``TOOLRET_CATALOGS``, with every
+embedder the worker holds (the next one too, while switching models): it embeds
 anything missing (a lost startup job, a database restored from a backup) and, above all, records
 that the corpus is still in use, so garbage collection keeps its vectors however long the
 deployment runs. Garbage collection then removes vectors that no corpus seen within the grace
@@ -19,6 +20,7 @@ from toolret.errors import ToolretError
 from toolret.feedback._companion_store import CompanionStore
 from toolret.feedback._store import FeedbackStore
 from toolret.indexing._run import index_catalog
+from toolret.worker._jobs import worker_embedders
 
 __all__ = ["maintain"]
 
@@ -27,17 +29,18 @@ log = logging.getLogger("toolret.worker")
 
 async def maintain(ctx: dict[str, Any]) -> dict[str, Any]:
     """Re-check every configured catalog, then garbage-collect; return what was done."""
-    store, embedder = ctx["store"], ctx["embedder"]
+    store = ctx["store"]
     failed = 0
     embedded = 0
     for catalog in ctx["catalogs"]:
-        try:
-            report = await index_catalog(store, embedder, catalog)
-        except ToolretError as error:
-            failed += 1
-            log.warning("re-check of %r failed: %s", catalog, error)
-        else:
-            embedded += report.embedded
+        for embedder in worker_embedders(ctx):
+            try:
+                report = await index_catalog(store, embedder, catalog)
+            except ToolretError as error:
+                failed += 1
+                log.warning("re-check of %r for %s failed: %s", catalog, embedder.model_id, error)
+            else:
+                embedded += report.embedded
     if failed:
         log.warning("garbage collection skipped: %d catalog re-check(s) failed", failed)
         return {"catalogs": len(ctx["catalogs"]), "failed": failed, "embedded": embedded}

@@ -6,6 +6,10 @@ idempotent and safe to run twice at once: ``index_catalog`` holds a Postgres adv
 transaction at the end. A run that dies midway leaves the batches it wrote (they are reused) and
 no published corpus; arq runs the job again and it picks up where it stopped.
 
+A worker switching models holds two embedders (``ctx["next_embedder"]``): a job runs with the
+one whose model it names, and a corpus it publishes is then queued for the other, so every
+catalog an application asks for is ready under both when the deployment switches.
+
 A database that cannot be reached is an outage, not a failure of the job: the job is retried
 (at most a minute apart) for as long as Postgres is away and never gives up for it. Any other
 failure gives up once the job has run ``MAX_TRIES`` times (runs that waited out an outage
@@ -22,6 +26,7 @@ from typing import Any
 from arq import Retry
 
 from toolret._profile import corpus_hash as corpus_hash_of
+from toolret.embedders._base import Embedder
 from toolret.errors import (
     CatalogSourceError,
     ConfigurationError,
@@ -31,10 +36,11 @@ from toolret.errors import (
     StoreUnavailableError,
 )
 from toolret.indexing._payload import from_payload
+from toolret.indexing._queue import enqueue_reindex
 from toolret.indexing._run import index_catalog
 from toolret.worker._outage import Dependency
 
-__all__ = ["MAX_TRIES", "OUTAGE_TRIES", "reindex", "retry_delay"]
+__all__ = ["MAX_TRIES", "OUTAGE_TRIES", "reindex", "retry_delay", "worker_embedders"]
 
 log = logging.getLogger("toolret.worker")
 
@@ -74,11 +80,14 @@ async def reindex(
     overrides the first delay, ``ctx["outage_cap"]`` the longest wait for an unreachable
     database); an unavailable embedder or a bad payload fails at once.
     """
-    store, embedder = ctx["store"], ctx["embedder"]
-    if embedder.model_id != model_id:
+    store, embedders = ctx["store"], worker_embedders(ctx)
+    embedder = next((e for e in embedders if e.model_id == model_id), None)
+    if embedder is None:
+        held = " and ".join(repr(e.model_id) for e in embedders)
         raise ConfigurationError(
-            f"reindex asked for model {model_id!r} but this worker embeds with "
-            f"{embedder.model_id!r}; give the worker the application's embedding settings"
+            f"reindex asked for model {model_id!r} but this worker embeds with {held}; give "
+            "the worker the application's embedding settings (TOOLRET_EMBEDDER, or "
+            "TOOLRET_NEXT_EMBEDDER while switching)"
         )
     catalog = from_payload(payload)
     actual = corpus_hash_of(catalog, embedder)
@@ -116,6 +125,10 @@ async def reindex(
         )
         raise Retry(defer=delay) from error
     postgres.up()
+    if report.published and "redis" in ctx:
+        for other in embedders:
+            if other is not embedder:
+                await enqueue_reindex(ctx["redis"], catalog, other)
     log.info(
         "reindexed %s@%s: %d documents, %d embedded, %d reused in %.2fs",
         model_id,
@@ -126,3 +139,8 @@ async def reindex(
         report.seconds,
     )
     return dataclasses.asdict(report)
+
+
+def worker_embedders(ctx: dict[str, Any]) -> list[Embedder]:
+    """The embedders the worker indexes with: its own, then the next one while switching."""
+    return [e for e in (ctx["embedder"], ctx.get("next_embedder")) if e is not None]

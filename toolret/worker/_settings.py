@@ -1,11 +1,18 @@
 """``WorkerSettings`` for ``arq toolret.worker.WorkerSettings``, and what the worker holds.
 
 Configuration comes from the same environment as the client (``toolret._settings``): Redis
-from ``REDIS_URL``, the database from ``DATABASE_URL``, the embedder from ``GEMINI_API_KEY`` /
-``AI_EMBEDDINGS_MODEL``. The store and the embedder are created in ``startup``, kept in
-``ctx`` and closed in ``shutdown``, in reverse order. Anything already in ``ctx`` when the worker
-starts (``settings``, ``store``, ``embedder``) is used as given and left open — that is how
-tests and embedding applications supply their own.
+from ``REDIS_URL``, the database from ``DATABASE_URL``, the embedder from ``TOOLRET_EMBEDDER``
+and its variables. The store and the embedder are created in ``startup``, kept in ``ctx`` and
+closed in ``shutdown``, in reverse order. Anything already in ``ctx`` when the worker starts
+(``settings``, ``store``, ``embedder``, ``next_embedder``) is used as given and left open —
+that is how tests and embedding applications supply their own.
+
+Switching models: with ``TOOLRET_NEXT_EMBEDDER`` (``toolret._settings.next_settings``) the worker
+holds a second embedder, ``ctx["next_embedder"]``, and indexes every catalog with both: the
+configured catalogs at start-up and by cron, and any catalog an application asks for with one
+model is then queued for the other. The application keeps serving with the current model until
+``toolret status --ready`` says the next one is complete, then deploys with it
+(docs/deployment.md).
 
 Deploy trigger: ``startup`` loads the catalogs named in ``TOOLRET_CATALOGS`` and enqueues one
 reindex job for each. It enqueues rather than indexes inline so the worker starts polling (and
@@ -32,7 +39,7 @@ from arq.connections import RedisSettings
 from arq.cron import CronJob
 from arq.worker import Function
 
-from toolret._settings import Settings, make_embedder
+from toolret._settings import Settings, make_embedder, next_settings
 from toolret.adapters._loading import load_catalog
 from toolret.errors import ConfigurationError
 from toolret.feedback._sender import CALLS_FUNCTION, FEEDBACK_FUNCTION
@@ -46,7 +53,7 @@ from toolret.indexing._queue import (
 from toolret.store._vector_store import VectorStore
 from toolret.worker._cron import maintain
 from toolret.worker._feedback import record_calls, record_feedback
-from toolret.worker._jobs import OUTAGE_TRIES, reindex
+from toolret.worker._jobs import OUTAGE_TRIES, reindex, worker_embedders
 from toolret.worker._outage import OUTAGE_ERRORS, Dependency, PatientRetry
 
 __all__ = [
@@ -87,6 +94,16 @@ async def startup(ctx: dict[str, Any]) -> None:
     if "embedder" not in ctx:
         ctx["embedder"] = make_embedder(settings)
         owned.append(ctx["embedder"])
+    if "next_embedder" not in ctx:
+        following = next_settings(settings)
+        ctx["next_embedder"] = None if following is None else make_embedder(following)
+        if ctx["next_embedder"] is not None:
+            owned.append(ctx["next_embedder"])
+            log.info(
+                "indexing with %s and, for the switch, %s",
+                ctx["embedder"].model_id,
+                ctx["next_embedder"].model_id,
+            )
     if "store" not in ctx:
         if not settings.database_url:
             raise ConfigurationError(
@@ -100,10 +117,15 @@ async def startup(ctx: dict[str, Any]) -> None:
         ctx["postgres"] = Dependency("Postgres", _describe_store(ctx["store"]))
     ctx["catalogs"] = [load_catalog(spec) for spec in settings.catalogs]
     for spec, catalog in zip(settings.catalogs, ctx["catalogs"], strict=True):
-        queued = await enqueue_reindex(ctx["redis"], catalog, ctx["embedder"])
-        log.info(
-            "deploy: %s (%d tools) %s", spec, len(catalog), "queued" if queued else "already queued"
-        )
+        for embedder in worker_embedders(ctx):
+            queued = await enqueue_reindex(ctx["redis"], catalog, embedder)
+            log.info(
+                "deploy: %s (%d tools) for %s %s",
+                spec,
+                len(catalog),
+                embedder.model_id,
+                "queued" if queued else "already queued",
+            )
 
 
 async def shutdown(ctx: dict[str, Any]) -> None:

