@@ -31,6 +31,11 @@ UNPREFIXED = {
     "REDIS_URL": "redis_url",
     "AI_EMBEDDINGS_MODEL": "embeddings_model",
     "GEMINI_API_KEY": "gemini_api_key",
+    "OPENAI_API_KEY": "openai_api_key",
+    "OPENAI_BASE_URL": "openai_base_url",
+    "AZURE_OPENAI_ENDPOINT": "azure_openai_endpoint",
+    "AZURE_OPENAI_API_KEY": "azure_openai_api_key",
+    "OPENAI_API_VERSION": "openai_api_version",
 }
 
 
