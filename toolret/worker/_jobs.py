@@ -127,7 +127,9 @@ async def reindex(
     postgres.up()
     if report.published and "redis" in ctx:
         for other in embedders:
-            if other is not embedder:
+            if other is not embedder and not await store.is_published(
+                other.model_id, corpus_hash_of(catalog, other)
+            ):
                 await enqueue_reindex(ctx["redis"], catalog, other)
     log.info(
         "reindexed %s@%s: %d documents, %d embedded, %d reused in %.2fs",
