@@ -350,3 +350,14 @@ def test_a_text_is_counted_only_when_it_might_not_fit() -> None:
                 spared += 1
                 assert model.token_count(normalized, role == "query") <= limit, text
     assert spared > len(texts), "most texts are spared a count"
+
+
+async def test_a_failing_batch_among_several_is_the_error_itself(
+    server: FakeOpenAI, openai_at: Factory
+) -> None:
+    """Batches run concurrently; the first failure is raised as it is (not wrapped in an
+    exception group), and the other batches are cancelled."""
+    embedder = openai_at(batch_size=2, concurrency=2)
+    server.fail_next(1, 400, message="input is too long")
+    with pytest.raises(EmbedderError, match=r"HTTP 400: input is too long"):
+        await embedder.embed_documents([f"text {i}" for i in range(6)])

