@@ -5,7 +5,9 @@ The same model two ways, in one run on one database: ``BundledE5Embedder`` in pr
 OpenAI-compatible server, a process of its own on this machine). Measured:
 
 - ``select()`` p50 over distinct messages (no query cache answers), the two clients taking
-  turns message by message so both see the same load; the bar: served at most 1.2x in process;
+  turns message by message so both see the same load; the bar: served at most 1.2x in process.
+  Beside it, the query embedding alone (each embedder, the same messages with a mark), so that
+  the transport's share is visible;
 - a cold reindex of the 44-tool roster (every document embedded: each round edits every text),
   the two alternating for ``--rounds`` rounds; the bar: served at most 1.3x in process, medians.
 
@@ -87,6 +89,7 @@ async def reindex(url: str, embedders: dict[str, Embedder], rounds: int) -> dict
 
 async def select(url: str, embedders: dict[str, Embedder], count: int) -> dict[str, Any]:
     samples: dict[str, list[float]] = {name: [] for name in embedders}
+    alone: dict[str, list[float]] = {name: [] for name in embedders}
     full = dict.fromkeys(embedders, 0)
     clients = {
         name: ToolRetrievalClient(url, embedder=embedder, time_budget=BUDGET)
@@ -104,13 +107,19 @@ async def select(url: str, embedders: dict[str, Embedder], count: int) -> dict[s
                 selection = await clients[name].select(roster, message)
                 samples[name].append((time.perf_counter() - started) * 1000)
                 full[name] += selection.mode != Mode.NARROWED
+                started = time.perf_counter()
+                await embedders[name].embed_query(f"{message} ·")
+                alone[name].append((time.perf_counter() - started) * 1000)
     finally:
         for client in clients.values():
             await client.aclose()
     p50 = {name: statistics.median(values) for name, values in samples.items()}
+    embedding = {name: statistics.median(values) for name, values in alone.items()}
     return {
         "messages": count,
         "p50_ms": p50,
+        "embedding_p50_ms": embedding,
+        "embedding_ratio": embedding["served"] / embedding["in process"],
         "not_narrowed": full,
         "ratio": p50["served"] / p50["in process"],
     }
@@ -145,6 +154,13 @@ def report(result: dict[str, Any], console: Console) -> bool:
         f"{chosen['p50_ms']['served']:.1f}",
         f"{chosen['ratio']:.3f}",
         f"<= {SELECT_BAR}",
+    )
+    table.add_row(
+        "of which: the query embedding alone, p50 ms",
+        f"{chosen['embedding_p50_ms']['in process']:.1f}",
+        f"{chosen['embedding_p50_ms']['served']:.1f}",
+        f"{chosen['embedding_ratio']:.3f}",
+        "",
     )
     table.add_row(
         f"cold reindex of the roster ({indexed['documents']} documents), median s",
