@@ -171,7 +171,7 @@ def report(result: dict[str, Any], console: Console) -> bool:
     )
     table.caption = machine() + f"; selections not narrowed: {chosen['not_narrowed']}"
     console.print(table)
-    return chosen["ratio"] <= SELECT_BAR and indexed["ratio"] <= REINDEX_BAR
+    return bool(chosen["ratio"] <= SELECT_BAR and indexed["ratio"] <= REINDEX_BAR)
 
 
 def main(argv: list[str] | None = None) -> int:
