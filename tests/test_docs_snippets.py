@@ -69,6 +69,7 @@ OUTPUTS = {
     "print(fleet.warnings[0].kind": (
         r"invalid_schema /properties/title/type\nopen_ticket /properties/title/type"
     ),
+    "local = OpenAIEmbedder(": r"localhost:11434/nomic-embed-text@768\+[0-9a-f]{8} search_query:",
 }
 """Blocks that print their own result: what it must look like (any other prints a count)."""
 
