@@ -10,12 +10,21 @@ the best (``toolret.retrieval._lexical.fuse``). Both retrievers build their rank
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from toolret.retrieval._lexical import fuse
 
-__all__ = ["DENSE", "LEXICAL", "SIGNALS", "SPARSE", "ScoreParts", "combine", "with_lexical"]
+__all__ = [
+    "DENSE",
+    "LEXICAL",
+    "SIGNALS",
+    "SPARSE",
+    "ScoreParts",
+    "by_tool",
+    "combine",
+    "with_lexical",
+]
 
 DENSE, SPARSE, LEXICAL = "dense", "sparse", "lexical"
 SIGNALS = (DENSE, SPARSE, LEXICAL)
@@ -58,6 +67,11 @@ class ScoreParts:
         if best > 0 and self.lexical.get(name, 0.0) > 0:
             parts[LEXICAL] = self.lexical_weight * float(self.lexical[name]) / best
         return parts
+
+
+def by_tool(parts: ScoreParts | None, names: Iterable[str]) -> dict[str, dict[str, float]]:
+    """Each of ``names``' parts (``ScoreParts.of``); none when the parts are not known."""
+    return {name: parts.of(name) for name in names} if parts is not None else {}
 
 
 def combine(
