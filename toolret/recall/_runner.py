@@ -409,7 +409,7 @@ def configured_embedders(names: Iterable[str] | None = None) -> list[Embedder]:
     embedders: list[Embedder] = []
     for name in wanted:
         if name == "bundled":
-            embedders.append(BundledE5Embedder())
+            embedders.append(BundledE5Embedder(sparse=settings.sparse))
         elif name == "gemini":
             if not has_key:
                 raise SystemExit("the gemini embedder needs GEMINI_API_KEY")

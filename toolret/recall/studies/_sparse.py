@@ -14,6 +14,9 @@ growing weight), not against dense alone:
 - the documents' sparse vectors cut to fewer latents (pgvector's HNSW indexes at most 1,000);
 - where the language differs, the sparse vector *instead of* the dense one (one pass).
 
+The chosen weight's row is repeated with the vectors cut to fewer latents; ``SPARSE_PROFILE``
+holds the choice (not the default: see docs/decisions.md, "The sparse signal", for its cost).
+
 **The rule** (the fusion study's, ``toolret.recall.studies._fusion``): against the reference, no
 (set, language, examples) loses more than ``MAX_LOSS`` points of R@5 or R@12 (a language with
 fewer than ``POOL_BELOW`` cases judged with its set's others), and each fleet reaches BM25
@@ -35,7 +38,7 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from toolret._profile import RetrievalProfile
+from toolret._profile import SPARSE_PROFILE, RetrievalProfile
 from toolret._tool import render
 from toolret.embedders._sparse import SparseMatrix
 from toolret.recall._data import BenchSet
@@ -187,7 +190,7 @@ async def run_sparse_study(memo: MemoEmbedder, sets: Sequence[BenchSet], *, k: i
     whole = replace(memo.profile, sparse_latents=memo.sparse_head.top_k)  # every latent it gives
     scorer = Scorer(memo.variant(profile=whole))
     reference_profile = replace(memo.profile, sparse_weight=0.0)
-    chosen = memo.profile.sparse_weight or 1.0
+    chosen = SPARSE_PROFILE.sparse_weight
     choices = sparse_choices(chosen)
     rows: list[StudyRow] = []
     paid: dict[str, list[str]] = {}
