@@ -260,6 +260,9 @@ async def evaluate_recall(
             )
         tuning = [bench for bench in sets if bench.tuning]
         for study in studies:
+            if study == "sparse" and memo.sparse_head is None:
+                _say(log, f"{memo.model_id} has no sparse head: no sparse study")
+                continue
             tick = time.perf_counter()
             result.studies.append(await run_study(study, memo, tuning, k=k))
             _say(log, f"{memo.model_id} study {study}: {time.perf_counter() - tick:.0f} s")
