@@ -4,9 +4,12 @@ database client selecting exactly what the in-memory retriever selects with it."
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, datetime, timedelta
 
+import asyncpg
 import numpy as np
 import pytest
+from rich.console import Console
 
 from tests.support.embedders import (
     CountingEmbedder,
@@ -18,8 +21,11 @@ from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder, Catalog, InMemoryRetriever, Mode, Tool
 from toolret._profile import LEGACY_PROFILE, SPARSE_PROFILE, profile_of
 from toolret._settings import Settings, make_embedder
+from toolret.cli._search import selection_table
 from toolret.embedders._sparse import SparseMatrix, SparseVector, sparse_head_of
+from toolret.indexing._run import index_catalog
 from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._selection import Selection
 from toolret.retrieval._signals import SIGNALS
 from toolret.retrieval._sparse import catalog_languages, sparse_weight
 from toolret.store._read import SparseQuery
@@ -233,3 +239,51 @@ async def test_the_indexes_stay_exact_when_the_first_round_cannot_prove_its_answ
             assert got.names == want.names, message
             assert got.scores == pytest.approx(want.scores, abs=1e-5)
     assert unproved, "every first round proved its answer: the deeper rounds are not tested"
+
+
+async def test_gc_removes_the_sparse_vectors_no_corpus_references(database_url: str) -> None:
+    embedder = HashSparseEmbedder()
+    old, kept = (
+        _fleet(3),
+        Catalog(
+            Tool(f"kept_{i}", f"A tool kept in use by the application, number {i} of three.")
+            for i in range(3)
+        ),
+    )
+    async with VectorStore.from_url(database_url) as store:
+        for catalog in (old, kept):
+            assert (await index_catalog(store, embedder, catalog)).sparse_encoded == 3
+        later = datetime.now(UTC) + timedelta(days=8)
+        connection = await asyncpg.connect(database_url)
+        try:
+            await connection.execute(
+                "UPDATE toolret_corpora SET last_seen_at = $1 WHERE corpus_hash = $2",
+                later,
+                kept.corpus_hash(embedder.model_id, "query", embedder.profile.template),
+            )
+            await store.gc(timedelta(days=7), now=later)
+            left = await connection.fetch(
+                "SELECT doc_key FROM toolret_sparse_vectors WHERE model_id = $1",
+                embedder.model_id,
+            )
+        finally:
+            await connection.close()
+    keys = {doc.key for _, doc in kept.documents("query", embedder.profile.template)}
+    assert {row[0] for row in left} == keys
+
+
+def test_toolret_search_shows_what_each_signal_added() -> None:
+    selection = Selection(
+        crm_catalog().subset(["delete_record", "inspect_schema"]),
+        Mode.NARROWED,
+        scores={"delete_record": 1.05},
+        signals={"delete_record": {"dense": 0.8, "sparse": 0.2, "lexical": 0.05}},
+    )
+    console = Console(width=200, record=True)
+    console.print(selection_table(crm_catalog(), selection))
+    text = console.export_text()
+    header = next(line for line in text.splitlines() if "tool" in line and "why" in line)
+    assert [w for w in header.split() if w.isalpha()][-3:] == ["dense", "sparse", "lexical"]
+    row = next(line for line in text.splitlines() if "delete_record" in line)
+    numbers = [w for w in row.split() if w[0].isdigit()]
+    assert numbers == ["1.050", "0.800", "0.200", "0.050"]
