@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     companions: bool = True
     """Count the tools reported turns called together, and bind a ranked tool's usual
     companions (``TOOLRET_COMPANIONS=0`` turns both off; ``toolret.retrieval._companions``)."""
+    sparse: bool = False
+    """Rank with the bundled model's sparse head (``TOOLRET_SPARSE=1``): messages in a language
+    the catalog is not in get its signal, for a second encoder pass (``SPARSE_PROFILE``)."""
     feedback_retention_days: float = Field(30.0, gt=0)
 
     def __init__(self, **values: Any) -> None:
@@ -107,12 +110,13 @@ def _variable(location: tuple[int | str, ...]) -> str:
 
 
 def make_embedder(settings: Settings | None = None) -> Embedder:
-    """Gemini when ``GEMINI_API_KEY`` is set, else the bundled multilingual model."""
+    """Gemini when ``GEMINI_API_KEY`` is set, else the bundled multilingual model (with its
+    sparse signal when ``TOOLRET_SPARSE`` says so)."""
     settings = settings or Settings()
     if settings.gemini_api_key is None or not settings.gemini_api_key.get_secret_value():
         from toolret.embedders._e5 import BundledE5Embedder
 
-        return BundledE5Embedder()
+        return BundledE5Embedder(sparse=settings.sparse)
     from toolret.embedders._gemini import GeminiEmbedder
 
     try:
