@@ -13,13 +13,14 @@ import pytest
 
 from evals.data.cases import HELD, TUNE
 from evals.recall.roster_sets import roster_set
-from tests.support.embedders import CountingEmbedder
+from tests.support.embedders import CountingEmbedder, SparseCountingEmbedder
 from tests.support.tools import CRM_TOOLS
 from toolret.adapters._mcp import mcp_origin
 from toolret.recall._data import BenchmarkError, load_benchmark
 from toolret.recall._runner import run_recall
 from toolret.recall.studies import StudyResult
 from toolret.recall.studies._fusion import FIXED, UNION
+from toolret.recall.studies._sparse import REFERENCE
 
 CASES = [
     ("en", "remove the duplicate contact for Acme", ["delete_record"]),
@@ -268,3 +269,23 @@ def test_a_folder_with_no_more_tools_than_k_is_refused_with_a_message(tmp_path: 
         assert f"tiny has {tools} candidate tools, no more than k={tools}" in result.stderr
         assert f"--k {tools - 1}" in result.stderr
         assert "Traceback" not in result.output
+
+
+def test_the_sparse_study_judges_by_the_rule_and_needs_a_sparse_head(tmp_path: Path) -> None:
+    folders = [write_fleet(tmp_path / "fleet"), write_folder(tmp_path / "tiny")]
+    common = {"retrievers": ("memory",), "modes": ("hybrid",), "k": 2, "log": False}
+    result = run_recall(
+        folders, None, embedders=[SparseCountingEmbedder()], studies=("sparse",), **common
+    )
+    [study] = [study for study in result.studies if isinstance(study, StudyResult)]
+    assert study.study == "sparse"
+    assert study.current == REFERENCE
+    assert {"dense alone", "BM25 alone", "sparse alone"} <= set(study.choices)
+    assert any(choice.endswith("where other language") for choice in study.choices)
+    assert study.verdict.startswith("Rule: against without the sparse signal")
+    assert "Messages paying the second pass" in study.verdict
+    assert set(study.passed) <= set(study.choices)
+    # A model without a sparse head has nothing to study: skipped, the rest still measured.
+    plain = run_recall(folders, None, embedders=[CountingEmbedder()], studies=("sparse",), **common)
+    assert plain.studies == []
+    assert plain.rows

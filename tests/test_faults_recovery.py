@@ -387,8 +387,9 @@ async def test_postgres_stopped_and_restarted_mid_traffic(
     private_pg: Callable[[], PgServer],
 ) -> None:
     """Four tasks select without pause while the server stops and starts again: every
-    selection is within the budget, full with store_error while it is down, and the same
-    client narrows again once it is back."""
+    selection is within the budget, full with store_error when it starts while the server is
+    down, and the same client narrows again once it is back. A selection belongs to the phase
+    it started in: one that ranked just before the server stopped may finish after."""
     server = private_pg()
     budget = 2.0
     outcomes: list[tuple[str, Selection, float]] = []
@@ -402,8 +403,9 @@ async def test_postgres_stopped_and_restarted_mid_traffic(
 
         async def traffic() -> None:
             while not done.is_set():
+                started_in = phase
                 selection, wall = await _timed_select(client)
-                outcomes.append((phase, selection, wall))
+                outcomes.append((started_in, selection, wall))
                 await asyncio.sleep(0)  # let the test's own steps run between selections
 
         def count(wanted: str, mode: Mode | None = None) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import asyncpg
@@ -28,7 +29,9 @@ READABLE = {
     "toolret_summary_vectors",
     "toolret_corpus_summaries",
     "toolret_companions",
+    "toolret_sparse_vectors",
 }
+SPARSE = {"toolret_sparse_vectors"}  # 0008
 COMPANIONS = {"toolret_companions"}  # 0007
 SUMMARIES = {"toolret_summary_vectors", "toolret_corpus_summaries"}  # 0005
 CATALOGS = {"toolret_catalogs"}  # 0004
@@ -37,7 +40,7 @@ TABLES = READABLE | {
     "toolret_feedback_turns",
     "toolret_feedback_events",
 }
-HEAD = "0007"
+HEAD = "0008"
 
 
 def _dbname(url: str) -> str:
@@ -94,6 +97,14 @@ def test_upgrade_creates_tables_extension_role_and_disables_rls(
     )
     assert "toolret_corpus_documents_tool" in {row[0] for row in indexes}  # 0003, blended score
     assert "toolret_vectors_doc_key_hash" in _indexes(pg_server, dbname)  # 0005, key look-ups
+    assert "sparse" in _columns(pg_server, dbname, "toolret_corpora")  # 0008, sparse heads
+
+
+def _columns(pg_server: PgServer, dbname: str, table: str) -> set[str]:
+    rows = pg_server.execute(
+        f"SELECT column_name FROM information_schema.columns WHERE table_name = '{table}'", dbname
+    )
+    return {row[0] for row in rows}
 
 
 def _indexes(pg_server: PgServer, dbname: str) -> set[str]:
@@ -167,10 +178,16 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     assert _toolret("db", "upgrade", *url).exit_code == 0
     assert database_revision(empty_database_url) == HEAD
 
+    sparse = _toolret("db", "downgrade", *url)
+    assert sparse.exit_code == 0, sparse.output
+    assert sparse.output == "database downgraded from 0008 to 0007\n"
+    assert _tables(pg_server, dbname) == (TABLES - SPARSE) | {VERSION_TABLE}
+    assert "sparse" not in _columns(pg_server, dbname, "toolret_corpora")
+
     together = _toolret("db", "downgrade", *url)
     assert together.exit_code == 0, together.output
     assert together.output == "database downgraded from 0007 to 0006\n"
-    assert _tables(pg_server, dbname) == (TABLES - COMPANIONS) | {VERSION_TABLE}
+    assert _tables(pg_server, dbname) == (TABLES - SPARSE - COMPANIONS) | {VERSION_TABLE}
 
     as_written = _toolret("db", "downgrade", *url)
     assert as_written.exit_code == 0, as_written.output
@@ -180,13 +197,14 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     summaries = _toolret("db", "downgrade", *url)
     assert summaries.exit_code == 0, summaries.output
     assert summaries.output == "database downgraded from 0005 to 0004\n"
-    assert _tables(pg_server, dbname) == (TABLES - COMPANIONS - SUMMARIES) | {VERSION_TABLE}
+    before_0006 = TABLES - SPARSE - COMPANIONS - SUMMARIES
+    assert _tables(pg_server, dbname) == before_0006 | {VERSION_TABLE}
     assert "toolret_vectors_doc_key_hash" not in _indexes(pg_server, dbname)
 
     stepped = _toolret("db", "downgrade", *url)
     assert stepped.exit_code == 0, stepped.output
     assert stepped.output == "database downgraded from 0004 to 0003\n"
-    before_0004 = TABLES - COMPANIONS - SUMMARIES - CATALOGS
+    before_0004 = before_0006 - CATALOGS
     assert _tables(pg_server, dbname) == before_0004 | {VERSION_TABLE}
 
     stepped = _toolret("db", "downgrade", *url)
@@ -205,8 +223,8 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     }
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
-    back = _toolret("db", "downgrade", "-7", *url)  # a negative step, not an option
-    assert back.output == "database downgraded from 0007 to base (no toolret tables)\n"
+    back = _toolret("db", "downgrade", "-8", *url)  # a negative step, not an option
+    assert back.output == "database downgraded from 0008 to base (no toolret tables)\n"
     assert _tables(pg_server, dbname) == {VERSION_TABLE}
     assert database_revision(empty_database_url) is None
 
@@ -216,7 +234,7 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
     named = _toolret("db", "downgrade", "0001", *url)
-    assert named.output == "database downgraded from 0007 to 0001\n"
+    assert named.output == "database downgraded from 0008 to 0001\n"
 
 
 @pytest.mark.parametrize("revision", ["0009", "head", "-0", "--bogus"])
@@ -230,19 +248,19 @@ def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == [
         f"error: toolret has no schema revision {revision!r}: give one of 0001, 0002, 0003, "
-        "0004, 0005, 0006, 0007, base (remove toolret's tables), or -N (N steps back)"
+        "0004, 0005, 0006, 0007, 0008, base (remove toolret's tables), or -N (N steps back)"
     ]
     assert database_revision(empty_database_url) == HEAD
 
 
 def test_db_downgrade_past_the_base_is_one_line(empty_database_url: str) -> None:
     migrate(empty_database_url)
-    result = _toolret("db", "downgrade", "-8", "--url", empty_database_url)
+    result = _toolret("db", "downgrade", "-9", "--url", empty_database_url)
     assert result.exit_code == 1, result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: downgrading")
-    assert "-8" in lines[0]
+    assert "-9" in lines[0]
     assert database_revision(empty_database_url) == HEAD
 
 
@@ -284,3 +302,34 @@ def test_database_urls_are_driven_through_asyncpg() -> None:
         asyncpg_url("postgresql+psycopg://u@h/db?sslmode=require")
         == "postgresql+asyncpg://u@h/db?ssl=require"
     )
+
+
+async def test_a_corpus_indexed_before_0008_gains_sparse_vectors_on_its_next_run(
+    pg_server: PgServer, empty_database_url: str
+) -> None:
+    """At 0007 a corpus is indexed (dense only); 0008 gives it an empty list of sparse heads;
+    the next indexing run with the bundled model's head writes every document's sparse vector
+    and lists the head, without re-embedding anything."""
+    from tests.support.embedders import SparseCountingEmbedder
+    from tests.support.tools import crm_catalog
+    from toolret.indexing._run import index_catalog
+
+    dbname = _dbname(empty_database_url)
+    await asyncio.to_thread(migrate, empty_database_url)
+    await asyncio.to_thread(downgrade_database, empty_database_url, "0007")
+    embedder = SparseCountingEmbedder()
+    catalog = crm_catalog()
+    store = VectorStore.from_url(empty_database_url)
+    try:
+        before = await index_catalog(store, embedder.inner_without_head(), catalog)
+        assert before.published
+        await asyncio.to_thread(migrate, empty_database_url)
+        assert pg_server.execute("SELECT sparse FROM toolret_corpora", dbname) == [([],)]
+        after = await index_catalog(store, embedder, catalog)
+    finally:
+        await store.aclose()
+    assert (after.embedded, after.sparse_encoded) == (0, after.documents)
+    head = embedder.sparse_head.key(embedder.profile.sparse_latents)
+    assert pg_server.execute("SELECT sparse FROM toolret_corpora", dbname) == [([head],)]
+    [(count,)] = pg_server.execute("SELECT count(*) FROM toolret_sparse_vectors", dbname)
+    assert count == after.documents

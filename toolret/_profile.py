@@ -10,7 +10,9 @@ figures do not come from (``toolret recall DIR --study template|role|score|hybri
   embedder's ``example_role``, which the rest of toolret already reads);
 - the **tool score**: how a tool's description and example vectors combine into its score
   (``ToolScore``), computed identically by the in-memory retriever and in SQL;
-- and, for hybrid ranking, the **lexical weight** that adds BM25 to that score.
+- and, for hybrid ranking, the **lexical weight** that adds BM25 to that score, and for a model
+  with a sparse head, the **sparse weight** that adds its latent terms
+  (``toolret.embedders._sparse``), and when.
 
 An embedder declares its profile as a ``profile`` attribute; one that does not gets
 ``DEFAULT_PROFILE`` (what was measured best for the bundled model, the only one measured here).
@@ -18,7 +20,7 @@ An embedder declares its profile as a ``profile`` attribute; one that does not g
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -35,6 +37,7 @@ __all__ = [
     "LEARNED_MIN_SIMILARITY",
     "LEGACY_PROFILE",
     "MAX_SCORE",
+    "SPARSE_PROFILE",
     "RetrievalProfile",
     "ToolScore",
     "corpus_documents",
@@ -110,6 +113,9 @@ MAX_SCORE = ToolScore("max")
 measured, and Gemini's still."""
 
 
+SparseWhen = Literal["always", "other_language"]
+
+
 @dataclass(frozen=True)
 class RetrievalProfile:
     """The document template, tool score, lexical weight and text prefixes of one embedding model.
@@ -122,6 +128,9 @@ class RetrievalProfile:
     them, because a long message's one vector blurs the several things it asks for while BM25
     sums the evidence of each word. ``lexical_growth`` 0 keeps the weight fixed. The weight is
     in the model's cosine units, so it is per model.
+
+    A model with a sparse head may add its sparse score too (``sparse_weight``, ``sparse_when``):
+    a tool's score is then its dense score plus the weight x its sparse score, before BM25.
     """
 
     template: str = DEFAULT_TEMPLATE
@@ -135,9 +144,27 @@ class RetrievalProfile:
     Models that add their own (the bundled one) leave both empty."""
     document_prefix: str = ""
     """The same before a document (E5 ``passage: ``)."""
+    sparse_weight: float = 0.0
+    """Weight of a tool's sparse score (its ``score`` over the sparse cosines of its documents),
+    added to its dense one in ``dense`` and ``hybrid`` modes; 0 for no sparse signal (a model
+    without a sparse head has none)."""
+    sparse_when: SparseWhen = "other_language"
+    """When a message gets the sparse signal (and pays its second encoder pass): ``always``, or
+    only when its language is not one of the catalog's (``toolret.retrieval._sparse``)."""
+    sparse_latents: int = 512
+    """How many of its strongest latents a sparse vector keeps, a document's and a message's
+    alike (at most the head's ``top_k``); part of what the store keys sparse vectors by."""
 
     def __post_init__(self) -> None:
         check_template(self.template)
+        if self.sparse_weight < 0:
+            raise ValueError("sparse_weight must not be negative")
+        if self.sparse_latents < 1:
+            raise ValueError("sparse_latents must be at least 1")
+        if self.sparse_when not in ("always", "other_language"):
+            raise ValueError(
+                f"unknown sparse_when {self.sparse_when!r}; use always or other_language"
+            )
         if self.lexical_weight < 0:
             raise ValueError("lexical_weight must not be negative")
         if self.lexical_words <= 0:
@@ -156,21 +183,41 @@ DEFAULT_PROFILE = RetrievalProfile()
 """Measured best for the bundled model (with examples embedded as queries): keywords, description
 and parameters, no name; 0.5·description + 0.5·mean of the two best examples; BM25 weight 0.015
 up to five informative words, growing as their square past them, chosen on every tuning set
-together (massive-dev, toollens-dev and the roster's tuning half; see docs/decisions.md). On
+together (massive-dev, toollens-dev and the roster's tuning half; see docs/decisions.md). No
+sparse signal: ``SPARSE_PROFILE`` adds it (opt-in, ``TOOLRET_SPARSE=1``). On
 massive-dev and the roster's tuning half, with examples, the template and score raised mean MRR
 from 0.624 (the legacy template, max score, examples as documents) to 0.751; descriptions alone,
 from 0.537 to 0.587."""
 
-LEGACY_PROFILE = RetrievalProfile(template=LEGACY_TEMPLATE, score=MAX_SCORE, lexical_growth=0.0)
+SPARSE_PROFILE = RetrievalProfile(
+    sparse_weight=1.0, sparse_when="other_language", sparse_latents=512
+)
+"""``DEFAULT_PROFILE`` plus the bundled model's sparse head: its 512 strongest latents, at weight 1,
+for messages whose language is not one of the catalog's. Chosen by the rule every ranking choice
+follows, on every tuning set (no set loses a point of R@5 or R@12; the multilingual fleet's
+languages rise from 0.44–0.81 of English's R@12 to 0.88–1.04). Not the default: those messages
+pay a second encoder pass, and on a fleet whose users write other languages ``select()`` takes
+about twice as long (docs/decisions.md, "The sparse signal"). ``BundledE5Embedder(sparse=True)``
+or ``TOOLRET_SPARSE=1`` ranks with it."""
+
+LEGACY_PROFILE = RetrievalProfile(
+    template=LEGACY_TEMPLATE, score=MAX_SCORE, lexical_growth=0.0, sparse_weight=0.0
+)
 """toolret's choices before they were measured: name, description, keywords and category, one
 per line; max over vectors; the lexical weight fixed at 0.015. Gemini keeps them: it cannot be
 measured without a key, and a new template would re-embed (and bill) every description."""
 
 
 def profile_of(embedder: object) -> RetrievalProfile:
-    """The ``profile`` an embedder declares, or ``DEFAULT_PROFILE``."""
+    """The ``profile`` an embedder declares, or ``DEFAULT_PROFILE``; without a sparse weight
+    when the embedder has no sparse head (``toolret.embedders._sparse``): nothing changes for
+    a model that has none."""
     declared = getattr(embedder, "profile", None)
-    return declared if isinstance(declared, RetrievalProfile) else DEFAULT_PROFILE
+    profile = declared if isinstance(declared, RetrievalProfile) else DEFAULT_PROFILE
+    has_head = getattr(embedder, "sparse_head", None) is not None
+    if profile.sparse_weight > 0 and not has_head:
+        return replace(profile, sparse_weight=0.0)
+    return profile
 
 
 def corpus_documents(catalog: Catalog, embedder: Embedder) -> list[tuple[str, Document]]:

@@ -108,6 +108,9 @@ class Settings(BaseSettings):
     companions: bool = True
     """Count the tools reported turns called together, and bind a ranked tool's usual
     companions (``TOOLRET_COMPANIONS=0`` turns both off; ``toolret.retrieval._companions``)."""
+    sparse: bool = False
+    """Rank with the bundled model's sparse head (``TOOLRET_SPARSE=1``): messages in a language
+    the catalog is not in get its signal, for a second encoder pass (``SPARSE_PROFILE``)."""
     feedback_retention_days: float = Field(30.0, gt=0)
 
     def __init__(self, **values: Any) -> None:
@@ -229,7 +232,7 @@ def make_embedder(settings: Settings | None = None) -> Embedder:
     if kind == "bundled":
         from toolret.embedders._e5 import BundledE5Embedder
 
-        return BundledE5Embedder()
+        return BundledE5Embedder(sparse=settings.sparse)
     if kind == "gemini":
         from toolret.embedders._gemini import GeminiEmbedder
 

@@ -6,9 +6,11 @@
   the blended score at 100,000 tools; with ``--million`` (``make bench BENCH=--million``), a
   1,000,000-vector level.
 - ``evals.perf.fleet_latency``: a 527-tool MCP-like fleet — select() in dense and hybrid mode
-  against
-  the query embedding plus the ranking statement, measured in one run; what ranking a
-  message's clauses would add.
+  against the query embedding (and its sparse vector where the message gets one) plus the
+  ranking statement, measured in one run; what ranking a message's clauses would add.
+- ``evals.perf.sparse``: what the sparse signal costs a query, on the roster and the fleet:
+  select() with the default against the sparse signal (``SPARSE_PROFILE``) and against the
+  sparse pass on every message; the dense and the sparse query encodings; the documents'.
 - ``evals.perf.companions``: hybrid select() on the same fleet with tools used together bound,
   read once a minute and read every time, against the same with them off.
 - ``evals.perf.reindex``: reindexing 44 and 1,000 tools with the bundled model, and the cost
@@ -65,6 +67,7 @@ from evals.perf import (
     schemas,
     select,
     served,
+    sparse,
     typescript,
 )
 
@@ -74,6 +77,7 @@ def main() -> int:
     status = select.main(["--million"] if "--million" in sys.argv[1:] else [])
     status = fleet.main([]) or status
     status = companions.main([]) or status
+    status = sparse.main([]) or status
     sys.argv = sys.argv[:1]
     reindex.main()
     status = faults.main([]) or status

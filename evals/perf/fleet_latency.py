@@ -9,8 +9,10 @@ ranks it through the HNSW index, as it would a real fleet.
 
 For every eval message, interleaved so that load falls on all alike:
 
-- the query embedding alone (the bundled model, nothing cached);
-- the dense ranking statement alone (``VectorStore.rank``, k 12) and a bare ``SELECT 1``;
+- the query embedding alone (the bundled model, nothing cached), and its sparse vector (the
+  second pass, which the messages in a language the fleet is not in get);
+- the ranking statement alone (``VectorStore.rank``, k 12, with the sparse query where the
+  message gets one) and a bare ``SELECT 1``;
 - the same statement with the message's lexical hits scored in it (``include=``, what hybrid
   sends), and the same forced to rank exactly;
 - ``select()`` end to end in dense and in hybrid mode, each message seen for the first time;
@@ -20,7 +22,8 @@ For every eval message, interleaved so that load falls on all alike:
   capability and with three, each phrase new to the client: a
   multi-capability call costs one query embedding per capability, ranked concurrently.
 
-The bar: hybrid ``select()`` p50 at most 1.1 × (embedding p50 + statement p50). Writes
+The bar: hybrid ``select()`` p50 at most 1.1 × the p50 of each message's floor (its embedding,
+its sparse vector where it gets one, and its statement, timed in the same round). Writes
 ``evals/out/bench_fleet.json``.
 """
 
@@ -51,6 +54,8 @@ from toolret.retrieval._client import ToolRetrievalClient
 from toolret.retrieval._find_tools import find_each
 from toolret.retrieval._hybrid import INCLUDE_LIMIT, lexical_hits
 from toolret.retrieval._lexical import catalog_index, tokenize
+from toolret.retrieval._sparse import sparse_query, sparse_weight
+from toolret.store._read import SparseQuery
 from toolret.store._sql import EXACT_LIMIT, CatalogQuery
 from toolret.store._vector_store import VectorStore
 
@@ -89,6 +94,17 @@ def fleet(seed: int = 17) -> Catalog:
     return catalog_from_mcp(servers, min_description_length=1)
 
 
+async def sparse_of(model: BundledE5Embedder, catalog: Catalog, text: str) -> SparseQuery | None:
+    """The message's sparse query as the client makes it, or None when it gets no sparse
+    signal (its language is one of the catalog's)."""
+    profile = model.profile
+    weight = sparse_weight(catalog, text, profile)
+    if weight <= 0:
+        return None
+    vector = await sparse_query(model, text, profile)
+    return SparseQuery(vector, weight, model.sparse_head.key(profile.sparse_latents))
+
+
 async def timed(call: Callable[[], Awaitable[Any]]) -> float:
     started = time.perf_counter()
     await call()
@@ -101,7 +117,8 @@ async def run(url: str, console: Console, rounds: int = ROUNDS) -> dict[str, Any
     raw = BundledE5Embedder()
     await raw.warm_up()
     splitter = SPLITTERS["sentences, and/then"]
-    names = ("embed", "statement", "select_1", "dense", "hybrid", "clauses", "find_1", "find_3")
+    names = ("embed", "sparse", "statement", "select_1", "dense", "hybrid", "clauses", "find_1")
+    names += ("find_3", "floor")
     extra = ("hits_indexed", "hits_exact", "embed_words", "statement_words")
     samples: dict[str, list[float]] = {
         name: [] for name in (*names, *extra, "dense_words", "hybrid_words")
@@ -133,10 +150,15 @@ async def run(url: str, console: Console, rounds: int = ROUNDS) -> dict[str, Any
                     await client.select(catalog, f"warm up the pool and the statements {round_}")
                 for i, message in enumerate(messages):
                     vector = await raw.embed_query(message)
+                    sparse = await sparse_of(raw, catalog, message)
                     asked = hits[message]
                     steps: list[tuple[str, Callable[[], Awaitable[Any]]]] = [
                         ("embed", lambda m=message: raw.embed_query(m)),
-                        ("statement", lambda v=vector: store.rank(query, v, limit=K)),
+                        ("sparse", lambda m=message: raw.embed_sparse([m], "query")),
+                        (
+                            "statement",
+                            lambda v=vector, s=sparse: store.rank(query, v, limit=K, sparse=s),
+                        ),
                         ("select_1", store.ping),
                         ("hits_indexed", lambda v=vector, h=asked: indexed.rank(query, v, **h)),
                         ("hits_exact", lambda v=vector, h=asked: exact.rank(query, v, **h)),
@@ -152,6 +174,8 @@ async def run(url: str, console: Console, rounds: int = ROUNDS) -> dict[str, Any
                     turn = (i + round_) % len(steps)
                     for name, call in steps[turn:] + steps[:turn]:
                         samples[name].append(await timed(call))
+                    paid = samples["sparse"][-1] if sparse is not None else 0.0
+                    samples["floor"].append(samples["embed"][-1] + paid + samples["statement"][-1])
                     if hits[message]["include"]:
                         for name in ("embed", "statement", "dense", "hybrid"):
                             samples[f"{name}_words"].append(samples[name][-1])
@@ -178,7 +202,7 @@ async def run(url: str, console: Console, rounds: int = ROUNDS) -> dict[str, Any
         "indexing_seconds": indexing,
         **{name: percentiles(values) for name, values in samples.items()},
     }
-    floor = report["embed"]["p50_ms"] + report["statement"]["p50_ms"]
+    floor = report["floor"]["p50_ms"]
     report["floor_p50_ms"] = floor
     report["dense_ratio"] = report["dense"]["p50_ms"] / floor
     report["hybrid_ratio"] = report["hybrid"]["p50_ms"] / floor
@@ -199,7 +223,9 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         table.add_column(column, justify="left" if column == "step" else "right")
     for name, label in (
         ("embed", "query embedding (bundled model)"),
-        ("statement", f"ranking statement ({report['statement_kind']}, k {K})"),
+        ("sparse", "the query's sparse vector (a second pass)"),
+        ("statement", f"ranking statement ({report['statement_kind']}, k {K}, sparse as asked)"),
+        ("floor", "embedding + sparse vector where asked + statement, per message"),
         ("hits_indexed", "the same, the lexical hits scored in it (hybrid's statement)"),
         ("hits_exact", "the same forced exact, the lexical hits scored in it"),
         ("select_1", "SELECT 1"),
@@ -217,7 +243,8 @@ def print_report(report: dict[str, Any], console: Console) -> None:
     console.print(table)
     verdict = "meets" if report["hybrid_ratio"] <= BAR else "misses"
     console.print(
-        f"hybrid select p50 / (embedding + statement) = {report['hybrid_ratio']:.3f} "
+        f"hybrid select p50 / (embedding + sparse where asked + statement) = "
+        f"{report['hybrid_ratio']:.3f} "
         f"({verdict} the {BAR}x bar); dense {report['dense_ratio']:.3f}. Lexical hits per "
         f"message: mean {report['lexical_hits_mean']:.0f}, p90 {report['lexical_hits_p90']:.0f} "
         f"({report['messages_over_include_limit']} over {INCLUDE_LIMIT}). "

@@ -7,15 +7,17 @@ nothing inside toolret is patched.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 
 import numpy as np
 
 from toolret import BundledE5Embedder, EmbedderError, EmbedderUnavailableError
-from toolret._profile import RetrievalProfile
+from toolret._profile import SPARSE_PROFILE, RetrievalProfile
 from toolret._tool import Role
 from toolret.embedders._base import Vector, Vectors
+from toolret.embedders._sparse import SparseHead, SparseVector
 
 
 class CountingEmbedder:
@@ -157,3 +159,45 @@ def _hashed(role: str, text: str) -> Vector:
     vector = np.random.default_rng(seed).standard_normal(384).astype(np.float32)
     unit: Vector = vector / np.linalg.norm(vector)
     return unit
+
+
+class SparseCountingEmbedder(CountingEmbedder):
+    """The bundled model ranking with its sparse head (``SPARSE_PROFILE``), counting the texts
+    it gives sparse vectors."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inner = BundledE5Embedder(sparse=True)
+        self.profile = self.inner.profile
+        self.sparse_head = self.inner.sparse_head
+        self.sparse_texts: list[str] = []
+
+    async def embed_sparse(self, texts: Sequence[str], role: Role) -> list[SparseVector]:
+        self.sparse_texts.extend(texts)
+        return await self.inner.embed_sparse(texts, role)
+
+    def inner_without_head(self) -> CountingEmbedder:
+        """The same model without its sparse head: a toolret from before it."""
+        return CountingEmbedder()
+
+
+class HashSparseEmbedder(HashEmbedder):
+    """``HashEmbedder`` with a sparse head: each text's sparse vector holds 40 of the first
+    ``pool`` latents, picked and weighted by its hash. A small pool makes many tools share
+    latents with a message, so the sparse scan's bound is loose and rankings take a second
+    round (``toolret.store._sparse_read``)."""
+
+    sparse_head = SparseHead("hash-sparse", 16384, 1000)
+    profile = dataclasses.replace(SPARSE_PROFILE, sparse_when="always")
+
+    def __init__(self, pool: int = 120) -> None:
+        self.pool = pool
+
+    async def embed_sparse(self, texts: Sequence[str], role: Role) -> list[SparseVector]:
+        out = []
+        for text in texts:
+            seed = int.from_bytes(hashlib.sha256(f"sparse\x00{text}".encode()).digest()[:8], "big")
+            rng = np.random.default_rng(seed)
+            indices = rng.choice(self.pool, size=40, replace=False)
+            out.append(SparseVector.of(indices, rng.random(40) + 0.01, 16384))
+        return out

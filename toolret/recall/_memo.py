@@ -14,12 +14,15 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from toolret._profile import RetrievalProfile, profile_of
 from toolret._tool import Role
 from toolret.embedders._base import Embedder, Vector, Vectors, embed_role
+from toolret.embedders._sparse import SparseHead, SparseVector, sparse_head_of
+from toolret.embedders._window import InputWindow, window_of
 
 __all__ = ["MemoEmbedder"]
 
@@ -34,13 +37,18 @@ class MemoEmbedder:
         example_role: Role | None = None,
         profile: RetrievalProfile | None = None,
         memo: dict[tuple[Role, str], Vector] | None = None,
+        sparse: dict[tuple[Role, str], SparseVector] | None = None,
     ) -> None:
         self.inner = inner
         self.model_id: str = inner.model_id
         self.dimension: int = inner.dimension
         self.example_role: Role = example_role or inner.example_role
         self.profile: RetrievalProfile = profile or profile_of(inner)
+        self.sparse_head: SparseHead | None = sparse_head_of(inner)
+        self.input_window: InputWindow = window_of(inner)
+        """The wrapped model's: texts are cut as the retrievers cut them for it."""
         self._memo: dict[tuple[Role, str], Vector] = {} if memo is None else memo
+        self._sparse: dict[tuple[Role, str], SparseVector] = {} if sparse is None else sparse
 
     def with_example_role(self, role: Role) -> MemoEmbedder:
         """The same model and memo, embedding tool examples in ``role``."""
@@ -55,15 +63,30 @@ class MemoEmbedder:
             example_role=example_role or self.example_role,
             profile=profile or self.profile,
             memo=self._memo,
+            sparse=self._sparse,
         )
 
     def save(self, path: Path) -> None:
         """Write every vector computed so far to ``path`` (numpy's ``.npz``)."""
         keys = list(self._memo)
         vectors = np.stack([self._memo[key] for key in keys]) if keys else np.empty((0, 0))
+        sparse = list(self._sparse.values())
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as out:
-            np.savez(out, keys=json.dumps([self.model_id, keys]), vectors=vectors)
+            np.savez(
+                out,
+                keys=json.dumps([self.model_id, keys]),
+                vectors=vectors,
+                sparse_keys=json.dumps(list(self._sparse)),
+                sparse_sizes=np.array([v.nnz for v in sparse], dtype=np.int64),
+                sparse_indices=np.concatenate(
+                    [np.empty(0, np.int32), *(v.indices for v in sparse)]
+                ),
+                sparse_values=np.concatenate(
+                    [np.empty(0, np.float32), *(v.values for v in sparse)]
+                ),
+                sparse_dimension=np.array([sparse[0].dimension if sparse else 0]),
+            )
 
     def load(self, path: Path) -> int:
         """Add the vectors ``path`` holds for this model; how many (0 for another model's file,
@@ -76,7 +99,19 @@ class MemoEmbedder:
                 return 0
             for (role, text), vector in zip(keys, stored["vectors"], strict=True):
                 self._memo.setdefault((role, text), vector.astype(np.float32))
+            if "sparse_keys" in stored:
+                self._load_sparse(stored)
         return len(keys)
+
+    def _load_sparse(self, stored: Any) -> None:
+        dimension = int(stored["sparse_dimension"][0])
+        ends = np.cumsum(stored["sparse_sizes"])
+        indices = np.split(stored["sparse_indices"].astype(np.int32), ends[:-1])
+        values = np.split(stored["sparse_values"].astype(np.float32), ends[:-1])
+        for (role, text), index, value in zip(
+            json.loads(str(stored["sparse_keys"])), indices, values, strict=True
+        ):
+            self._sparse.setdefault((role, text), SparseVector(index, value, dimension))
 
     @property
     def embedded(self) -> int:
@@ -93,6 +128,15 @@ class MemoEmbedder:
         vectors = await self._embed([text], "query")
         vector: Vector = vectors[0]
         return vector
+
+    async def embed_sparse(self, texts: Sequence[str], role: Role) -> list[SparseVector]:
+        """The wrapped embedder's sparse vectors, each (role, text) computed once."""
+        missing = [text for text in dict.fromkeys(texts) if (role, text) not in self._sparse]
+        if missing:
+            inner = self.inner.embed_sparse  # type: ignore[attr-defined]
+            for text, vector in zip(missing, await inner(missing, role), strict=True):
+                self._sparse[(role, text)] = vector
+        return [self._sparse[(role, text)] for text in texts]
 
     async def aclose(self) -> None:
         """Close the wrapped embedder."""

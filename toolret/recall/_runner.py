@@ -261,6 +261,9 @@ async def evaluate_recall(
             )
         tuning = [bench for bench in sets if bench.tuning]
         for study in studies:
+            if study == "sparse" and memo.sparse_head is None:
+                _say(log, f"{memo.model_id} has no sparse head: no sparse study")
+                continue
             tick = time.perf_counter()
             result.studies.append(await run_study(study, memo, tuning, k=k))
             _say(log, f"{memo.model_id} study {study}: {time.perf_counter() - tick:.0f} s")
@@ -409,7 +412,7 @@ def configured_embedders(names: Iterable[str] | None = None) -> list[Embedder]:
     embedders: list[Embedder] = []
     for name in dict.fromkeys(wanted):
         if name == "bundled":
-            embedders.append(BundledE5Embedder())
+            embedders.append(BundledE5Embedder(sparse=settings.sparse))
         elif name in EMBEDDERS:
             try:
                 embedders.append(make_embedder(settings.model_copy(update={"embedder": name})))

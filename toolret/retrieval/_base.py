@@ -27,6 +27,7 @@ from types import TracebackType
 from typing import Self, TypedDict
 
 from toolret._catalog import Catalog
+from toolret._profile import profile_of
 from toolret._settings import (
     RetrievalMode,
     Settings,
@@ -52,6 +53,7 @@ from toolret.retrieval._selection import (
     discover,
     select_guarded,
 )
+from toolret.retrieval._sparse import warm_up_languages
 
 __all__ = ["Retriever", "RetrieverOptions"]
 
@@ -236,15 +238,17 @@ class Retriever(ABC):
 
     async def __aenter__(self) -> Self:
         """Open, and warm the embedder up (load the bundled model) unless the mode needs none,
-        so that the first selection does not pay for it; a failure is logged, never raised."""
+        and the language identifier when the profile's sparse signal reads it, so that the first
+        selection does not pay for them; a failure is logged, never raised."""
         name = type(self).__name__
         if self._closed:
             raise ClientStateError(f"this {name} is closed; create a new one")
         if self._entered:
             raise ClientStateError(f"this {name} is already open")
         self._entered = True
-        if self.mode != "bm25":
-            await warm_up_quietly(lambda: self.embedder)
+        warm = self.mode != "bm25" and await warm_up_quietly(lambda: self.embedder)
+        if warm and profile_of(self.embedder).sparse_weight > 0:  # its gate reads the language
+            await asyncio.to_thread(warm_up_languages)
         return self
 
     async def __aexit__(

@@ -25,9 +25,10 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Unpack
 
 from toolret._catalog import Catalog
-from toolret._profile import profile_of
+from toolret._profile import RetrievalProfile, profile_of
 from toolret._settings import Settings
 from toolret.embedders._base import Embedder, Vector
+from toolret.embedders._sparse import sparse_head_of
 from toolret.errors import ClientStateError, ConfigurationError, EmbedderError, NotIndexedError
 from toolret.indexing._asks import WorkerAsks
 from toolret.indexing._backoff import Backoff
@@ -44,7 +45,10 @@ from toolret.retrieval._lexical import hybrid_weight
 from toolret.retrieval._metrics import record_step, tracer
 from toolret.retrieval._reuse import RecentRankings
 from toolret.retrieval._selection import TIE_SLACK, Ranking, Selection
+from toolret.retrieval._signals import ScoreParts
+from toolret.retrieval._sparse import sparse_query, sparse_weight
 from toolret.retrieval._transcript import reported_message
+from toolret.store._read import SparseQuery
 from toolret.store._sql import EXACT_LIMIT, CatalogQuery
 from toolret.store._vector_store import VectorStore
 
@@ -177,6 +181,8 @@ class ToolRetrievalClient(Retriever):
         if reused is not None:
             return reused
         vector = await self._embed(embedder, text)
+        profile = profile_of(embedder)
+        sparse = await self._sparse_query(catalog, embedder, text, profile)
         complete = True
 
         async def fetch(include: Sequence[str]) -> Ranking:  # the one statement, timed, traced
@@ -188,21 +194,28 @@ class ToolRetrievalClient(Retriever):
                     span.set_attribute("toolret.corpus_hash", query.corpus_hash)
                     span.set_attribute("toolret.documents", query.documents)
                     result = await self.store.rank(
-                        query, vector, limit=k + TIE_SLACK, exclude=exclude, include=include
+                        query,
+                        vector,
+                        limit=k + TIE_SLACK,
+                        exclude=exclude,
+                        include=include,
+                        sparse=sparse,
                     )
             except NotIndexedError:
                 self._ask_worker(catalog, query.corpus_hash)
                 raise
             finally:
                 record_step("database", (time.perf_counter() - started) * 1000)
-            if result.published and not result.unranked:
+            served = result.published and not result.unranked and result.sparse_ready
+            if served:
                 self._asks.served(query.corpus_hash)
-            else:  # tools without vectors: the worker indexes them
+            else:  # tools without vectors, or a corpus without sparse ones: the worker adds them
                 self._ask_worker(catalog, query.corpus_hash)
-            complete = complete and result.published and not result.unranked
-            return Ranking(result.scores, result.unranked)
+            complete = complete and served
+            weight = sparse.weight if sparse is not None and result.sparse_ready else 0.0
+            parts = ScoreParts(result.scores, result.sparse, weight)
+            return Ranking(parts.base(), result.unranked, parts=parts)
 
-        profile = profile_of(embedder)
         weight = hybrid_weight(catalog, text, profile) if self.mode == "hybrid" else None
         depth = k + TIE_SLACK  # exact this deep, as the statement's dense list: reuse relies on it
         ranking = await rank_hybrid(catalog, text, fetch, weight, depth, exclude)
@@ -304,6 +317,27 @@ class ToolRetrievalClient(Retriever):
             )
             self._queries[catalog] = query
         return query
+
+    async def _sparse_query(
+        self, catalog: Catalog, embedder: Embedder, text: str, profile: RetrievalProfile
+    ) -> SparseQuery | None:
+        """The message's sparse vector and weight, when its profile gives it the signal: a
+        second pass of the model (``toolret.retrieval._sparse``); else None."""
+        head = sparse_head_of(embedder)
+        weight = sparse_weight(catalog, text, profile) if head is not None else 0.0
+        if head is None or weight <= 0:
+            return None
+        started = time.perf_counter()
+        try:
+            with tracer.start_as_current_span("toolret.embed_sparse"):
+                vector = await sparse_query(embedder, text, profile)
+        except (EmbedderError, asyncio.CancelledError, TimeoutError):
+            raise
+        except Exception as error:
+            raise EmbedderError(f"the query's sparse vector failed: {error!r}") from error
+        finally:
+            record_step("embed", (time.perf_counter() - started) * 1000)
+        return SparseQuery(vector, weight, head.key(profile.sparse_latents))
 
     async def _embed(self, embedder: Embedder, text: str) -> Vector:
         started = time.perf_counter()

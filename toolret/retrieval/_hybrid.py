@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from toolret._catalog import Catalog
 from toolret.retrieval._lexical import catalog_index, fuse
@@ -109,7 +109,9 @@ async def rank_hybrid(
     what fusing every tool's dense score would rank in the top ``k``. ``weight`` is the
     message's lexical weight (``toolret.retrieval._lexical.hybrid_weight``): one number for
     every tool, so the argument above holds whatever it is. Dense alone without lexical
-    evidence, or with ``weight`` None (dense mode)."""
+    evidence, or with ``weight`` None (dense mode). "Dense" is what ``fetch`` ranks by: with
+    the sparse signal, the dense score plus its weight x the sparse one (the store ranks by that
+    sum exactly, ``toolret.store._sparse_read``), so the argument holds for it too."""
     if weight is None:
         return await fetch(())
     lexical = lexical_hits(catalog, catalog_index(catalog).evidence(text), exclude)
@@ -117,7 +119,12 @@ async def rank_hybrid(
     if lexical.best <= 0:
         return first
     dense = dict(first.scores)
+    parts = first.parts
     more = widen(catalog, dense, lexical, weight, k, exclude)
     if more:
-        dense.update((await fetch(more)).scores)
-    return Ranking(fuse(dense, lexical.scores, weight), first.unranked)
+        extra = await fetch(more)
+        dense.update(extra.scores)
+        parts = parts.merged(extra.parts) if parts is not None else None
+    if parts is not None:
+        parts = replace(parts, lexical=lexical.scores, lexical_weight=weight)
+    return Ranking(fuse(dense, lexical.scores, weight), first.unranked, parts=parts)

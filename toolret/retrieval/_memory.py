@@ -25,8 +25,15 @@ from toolret._tool import Document, Role
 from toolret.embedders._base import Embedder, Vector, Vectors, embed_role
 from toolret.errors import NotIndexedError
 from toolret.retrieval._base import Retriever, RetrieverOptions
-from toolret.retrieval._lexical import catalog_index, fuse, hybrid_weight
+from toolret.retrieval._lexical import catalog_index, hybrid_weight
 from toolret.retrieval._selection import Ranking
+from toolret.retrieval._signals import combine
+from toolret.retrieval._sparse import (
+    SparseIndex,
+    catalog_languages,
+    sparse_query,
+    sparse_weight,
+)
 
 __all__ = ["DenseIndex", "InMemoryRetriever"]
 
@@ -117,27 +124,63 @@ class InMemoryRetriever(Retriever):
     ) -> None:
         super().__init__(embedder=embedder, **options)
         self._dense: dict[str, asyncio.Task[DenseIndex]] = {}
+        self._sparse: dict[str, asyncio.Task[SparseIndex]] = {}
 
     async def index(self, catalog: Catalog) -> None:
-        """Embed the catalog now, rather than on its first ``select``."""
+        """Embed the catalog now, rather than on its first ``select``: its dense vectors, and
+        its sparse ones when the embedder's profile has a sparse signal."""
         if self.mode != "bm25":
             await self._dense_task(catalog)
+            if profile_of(self.embedder).sparse_weight > 0:
+                catalog_languages(catalog)
+                await self._sparse_task(catalog)
 
     async def _rank(self, catalog: Catalog, text: str, k: int, exclude: frozenset[str]) -> Ranking:
         """Every candidate scored (so ``k`` and ``exclude`` need no care here); raises on
-        failure."""
+        failure. The sparse signal joins for the messages its profile gives it to, once the
+        catalog's sparse vectors are built (``index``, or on first need: until then, without)."""
+        profile = profile_of(self.embedder)
         dense = await self._dense_scores(catalog, text)
-        if self.mode == "dense":
-            return Ranking(dense)
-        lexical = catalog_index(catalog).evidence(text)
-        weight = hybrid_weight(catalog, text, profile_of(self.embedder))
-        return Ranking(fuse(dense, lexical, weight))
+        weight = sparse_weight(catalog, text, profile)
+        sparse = await self._sparse_scores(catalog, text) if weight > 0 else None
+        lexical, lexical_weight = {}, 0.0
+        if self.mode == "hybrid":
+            lexical = catalog_index(catalog).evidence(text)
+            lexical_weight = hybrid_weight(catalog, text, profile)
+        scores, parts = combine(dense, sparse, weight, lexical, lexical_weight)
+        return Ranking(scores, parts=parts)
 
     async def _release(self) -> None:
         """Cancel in-flight builds."""
-        for task in self._dense.values():
+        for task in (*self._dense.values(), *self._sparse.values()):
             task.cancel()
         self._dense.clear()
+        self._sparse.clear()
+
+    async def _sparse_scores(self, catalog: Catalog, text: str) -> dict[str, float] | None:
+        """The tools' sparse scores, or None while the catalog's sparse vectors are being built
+        (waited for up to half the time budget, as the dense ones)."""
+        task = self._sparse_task(catalog)
+        if not task.done():
+            await asyncio.wait({task}, timeout=self.time_budget / 2)
+            if not task.done():
+                return None
+        index = task.result()
+        vector = await sparse_query(self.embedder, text, profile_of(self.embedder))
+        scores = dict(zip(index.names, index.score_array(vector).tolist(), strict=True))
+        if catalog.whole is catalog:
+            return scores
+        return {name: score for name, score in scores.items() if name in catalog}
+
+    def _sparse_task(self, catalog: Catalog) -> asyncio.Task[SparseIndex]:
+        embedder = self.embedder
+        key = corpus_hash(catalog, embedder)
+        task = self._sparse.get(key)
+        if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
+            task = self._sparse[key] = asyncio.ensure_future(
+                SparseIndex.build(catalog.whole, embedder)
+            )
+        return task
 
     async def _dense_scores(self, catalog: Catalog, text: str) -> dict[str, float]:
         task = self._dense_task(catalog)

@@ -34,6 +34,7 @@ from toolret.errors import (
     StoreError,
 )
 from toolret.retrieval import _tokens as tokens
+from toolret.retrieval._signals import ScoreParts, by_tool
 
 __all__ = [
     "DEFAULT_K",
@@ -92,18 +93,14 @@ class Reason(StrEnum):
     STORE_ERROR = "store_error"
     INTERNAL_ERROR = "internal_error"
     PARTLY_INDEXED = "partly_indexed"
-    """Narrowed, but some candidates have no vector yet (``Selection.unranked``): they are bound
-    unranked, beside the best ``k``, until they are indexed (asked of the worker, or indexed
-    inline by ``toolret serve``)."""
+    """Narrowed, but some candidates have no vector yet (``Selection.unranked``): bound unranked
+    beside the best ``k`` until indexed (asked of the worker, or inline by ``toolret serve``)."""
 
 
 @dataclass(frozen=True)
 class Ranking:
-    """Similarity scores of candidate tools (higher is better).
-
-    ``scores`` may cover only the best few tools. ``unranked`` names tools that could not be
-    scored (no vector yet): they are bound anyway, never silently unreachable.
-    """
+    """Similarity scores of candidate tools (higher is better), perhaps of the best few only.
+    ``unranked`` names tools that could not be scored (no vector yet): bound anyway."""
 
     scores: Mapping[str, float]
     unranked: tuple[str, ...] = ()
@@ -111,6 +108,7 @@ class Ranking:
     """Set when the tools are picked after ranking (companions); ``scores`` annotate them."""
     companions: Mapping[str, str] = field(default_factory=dict)
     """Of ``chosen``, the companions picked, each with the ranked tool it goes with."""
+    parts: ScoreParts | None = None  # what each signal added (toolret.retrieval._signals)
 
 
 @dataclass(frozen=True)
@@ -132,6 +130,8 @@ class Selection:
     """What counted them: ``estimate`` or a tokenizer's name."""
     companions: Mapping[str, str] = field(default_factory=dict)
     """Tools bound within ``k`` as a better-ranked tool's usual companion (tool: that one)."""
+    signals: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    """Each ranked tool's score by signal (``dense``, ``sparse``, ``lexical``; they sum to it)."""
 
     @property
     def names(self) -> list[str]:
@@ -210,8 +210,9 @@ def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:
     scores = {name: float(ranking.scores[name]) for name in chosen if name in ranking.scores}
     reason = Reason.PARTLY_INDEXED if unranked else None
     added = {name: anchor for name, anchor in ranking.companions.items() if name in picked}
-    tools = catalog.subset(names)
-    return Selection(tools, Mode.NARROWED, reason, scores, unranked, companions=added)
+    parts = by_tool(ranking.parts, scores)
+    narrowed = Selection(catalog.subset(names), Mode.NARROWED, reason, scores, unranked)
+    return dataclasses.replace(narrowed, companions=added, signals=parts)
 
 
 RankFunction = Callable[[str], Awaitable[Ranking]]
@@ -275,10 +276,9 @@ async def discover(
 
 
 def assign_found(answers: Sequence[FoundTools], limit: int) -> list[FoundTools]:
-    """Each capability's answer cut to ``limit``, no tool under two capabilities. Slots are
-    dealt round by round (every capability's best, then every one's second, …), so a tool two
-    capabilities both rank goes to the one that ranks it higher (the earlier on a tie), and an
-    earlier capability cannot take a later one's best; reasons kept."""
+    """Each capability's answer cut to ``limit`` (its reason kept), no tool under two: slots dealt
+    round by round (every one's best, then second…), so a tool two capabilities rank goes to the
+    one ranking it higher (the earlier on a tie), and none takes a later one's best."""
     taken: set[str] = set()
     kept: list[list[Tool]] = [[] for _ in answers]
     cursors = [0] * len(answers)

@@ -14,6 +14,7 @@ from sqlalchemy import select, text, tuple_
 from toolret.store import _corpus_sql as corpus_sql
 from toolret.store._pool import StorePool, rowcount
 from toolret.store._schema import corpora, hnsw_index_name, summary_index_name
+from toolret.store._sparse_write import GC_SPARSE_VECTORS
 from toolret.store._types import GCReport, ModelStatus, StoreStatus
 from toolret.store._write import GC_LOCK
 
@@ -28,8 +29,8 @@ class StoreOperations(StorePool):
     """``gc`` and ``status``: the operator's part of ``VectorStore``."""
 
     async def gc(self, grace: timedelta, *, now: datetime | None = None) -> GCReport:
-        """Delete corpora not seen within ``grace``, then vectors (and summary vectors) that no
-        remaining corpus references and that are older than ``grace``.
+        """Delete corpora not seen within ``grace``, then vectors (summary and sparse ones too)
+        that no remaining corpus references and that are older than ``grace``.
 
         ``now`` (default: the database's clock) collects as of another time. Waits for
         publications and registrations in progress (they hold the lock shared).
@@ -45,6 +46,7 @@ class StoreOperations(StorePool):
                 )
             # derived from the documents: not counted among the vectors collected
             await connection.execute(text(corpus_sql.GC_SUMMARY_VECTORS), clock)
+            await connection.execute(text(GC_SPARSE_VECTORS), clock)
             return GCReport(corpora=rowcount(corpora), vectors=removed)
 
     async def status(self) -> StoreStatus:

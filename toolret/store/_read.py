@@ -19,6 +19,7 @@ from toolret.embedders._base import Vector
 from toolret.errors import NotIndexedError, SchemaMissingError
 from toolret.store._companion_sql import COUNTS, HAS_TABLE
 from toolret.store._pool import SCHEMA_FIX, StorePool
+from toolret.store._sparse_read import SparseQuery, rank_with_sparse
 from toolret.store._sql import (
     EXACT_PARAMETERS,
     INDEX_PARAMETERS,
@@ -31,7 +32,7 @@ from toolret.store._statement import Placeholder, Statement, prefixed, statement
 from toolret.store._summary_sql import summary_sql
 from toolret.store._types import StoreRanking
 
-__all__ = ["StoreReads", "ranking_statement"]
+__all__ = ["SparseQuery", "StoreReads", "ranking_statement"]
 
 NAMED = "named_"
 """The prefix of the named tools' parameters, beside a ranking's own (``ranking_statement``)."""
@@ -50,6 +51,7 @@ class StoreReads(StorePool):
         limit: int,
         exclude: Collection[str] = (),
         include: Collection[str] = (),
+        sparse: SparseQuery | None = None,
     ) -> StoreRanking:
         """Score the catalog's candidate tools for a query vector in one round trip.
 
@@ -64,7 +66,28 @@ class StoreReads(StorePool):
         (``toolret.retrieval._hybrid``). The named tools' documents are scored exactly in the same
         statement (``with_named``), beside the index's or the exact ranking: still one round
         trip.
+
+        ``sparse`` (the message's sparse vector and its weight) ranks by the dense score plus
+        the weight x the sparse score instead (``toolret.store._sparse_read``): the scores come
+        back apart, the sparse ones in ``StoreRanking.sparse``.
         """
+        async with self._connection("ranking query") as connection:
+            if sparse is not None and sparse.weight > 0:
+                return await rank_with_sparse(
+                    self, connection, query, vector, sparse, limit, exclude, include
+                )
+            return await self.rank_dense(connection, query, vector, limit, exclude, include)
+
+    async def rank_dense(
+        self,
+        connection: Any,
+        query: CatalogQuery,
+        vector: Vector,
+        limit: int,
+        exclude: Collection[str],
+        include: Collection[str],
+    ) -> StoreRanking:
+        """``rank`` without the sparse signal, on a connection of the pool."""
         dimension = int(vector.shape[0])
         values = np.asarray(vector, dtype=np.float32)
         # Never ask an index scan for more tools than exist: it would search to exhaustion.
@@ -82,42 +105,41 @@ class StoreReads(StorePool):
                 f"{NAMED}corpus_hash": query.corpus_hash,
             }
         summarized = True
-        async with self._connection("ranking query") as connection:
-            if query.documents > self.exact_limit and limit > 0:
-                most = (
-                    query.max_summaries_per_tool
-                    if query.score.kind == "blend"
-                    else query.max_documents_per_tool
-                )
-                indexed = ranking_statement(
-                    query.model_id, dimension, query.score, (limit, most), bool(named)
-                )
-                skip = sorted(query.core | query.outside | set(exclude))
-                rows = await connection.fetch(
-                    indexed.sql,
-                    *indexed.arguments(
-                        query=values, corpus_hash=query.corpus_hash, exclude=skip, **named
-                    ),
-                )
-                ranked = [r for r in rows if r["ranked"]] if named else rows
-                # A published corpus without summary vectors: one row of NULLs (summary_sql).
-                summarized = not any(r["tool_name"] is None for r in ranked)
-                if ranked and summarized:
-                    scores = {r["tool_name"]: 1.0 - r["distance"] for r in ranked}
-                    if named:  # the named tools' exact scores win over the index's
-                        extra = (r for r in rows if not r["ranked"] and r["distance"] is not None)
-                        scores.update((r["tool_name"], 1.0 - r["distance"]) for r in extra)
-                    return StoreRanking(scores, (), published=True)
-            exact = ranking_statement(query.model_id, dimension, query.score, None, bool(named))
-            arguments = exact.arguments(
-                query=values,
-                tools=query.tools,
-                keys=query.keys,
-                limit=limit + len(exclude),
-                corpus_hash=query.corpus_hash,
-                **named,
+        if query.documents > self.exact_limit and limit > 0:
+            most = (
+                query.max_summaries_per_tool
+                if query.score.kind == "blend"
+                else query.max_documents_per_tool
             )
-            rows = await connection.fetch(exact.sql, *arguments)
+            indexed = ranking_statement(
+                query.model_id, dimension, query.score, (limit, most), bool(named)
+            )
+            skip = sorted(query.core | query.outside | set(exclude))
+            rows = await connection.fetch(
+                indexed.sql,
+                *indexed.arguments(
+                    query=values, corpus_hash=query.corpus_hash, exclude=skip, **named
+                ),
+            )
+            ranked = [r for r in rows if r["ranked"]] if named else rows
+            # A published corpus without summary vectors: one row of NULLs (summary_sql).
+            summarized = not any(r["tool_name"] is None for r in ranked)
+            if ranked and summarized:
+                scores = {r["tool_name"]: 1.0 - r["distance"] for r in ranked}
+                if named:  # the named tools' exact scores win over the index's
+                    extra = (r for r in rows if not r["ranked"] and r["distance"] is not None)
+                    scores.update((r["tool_name"], 1.0 - r["distance"]) for r in extra)
+                return StoreRanking(scores, (), published=True)
+        exact = ranking_statement(query.model_id, dimension, query.score, None, bool(named))
+        arguments = exact.arguments(
+            query=values,
+            tools=query.tools,
+            keys=query.keys,
+            limit=limit + len(exclude),
+            corpus_hash=query.corpus_hash,
+            **named,
+        )
+        rows = await connection.fetch(exact.sql, *arguments)
         scores = {r["tool_name"]: 1.0 - r["distance"] for r in rows if r["distance"] is not None}
         if not scores:
             raise NotIndexedError(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -35,7 +35,7 @@ class VectorRow:
 
 @dataclass(frozen=True)
 class StoreRanking:
-    """Each ranked tool's cosine similarity (best over its vectors), and tools not ranked.
+    """Each ranked tool's dense score, and tools not ranked.
 
     ``published`` says whether the catalog's exact corpus is published; when it is not, the
     ranking uses the vectors earlier published corpora hold for the same documents, and tools
@@ -45,6 +45,11 @@ class StoreRanking:
     scores: dict[str, float]
     unranked: tuple[str, ...]
     published: bool
+    sparse: dict[str, float] = field(default_factory=dict)
+    """Each ranked tool's sparse score, when the ranking had the sparse signal."""
+    sparse_ready: bool = True
+    """False when the ranking was asked for the sparse signal and the corpus has no sparse
+    vectors for its head yet: the tools are then ranked by the dense score alone."""
 
 
 @dataclass(frozen=True)

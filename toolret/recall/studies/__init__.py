@@ -11,6 +11,8 @@ choice with the others held at what the embedder declares:
 - ``fusion``: how BM25 joins the dense score (fixed, following the message, normalised, the
   union of both top k), and ``names``: a tool's name in BM25 or as a vector of its own; both
   judged by a rule against the choice in use, the fleets reaching BM25 alone;
+- ``sparse``: whether the model's sparse head joins the score, and where its second encoder
+  pass is paid (``toolret.recall.studies._sparse``), judged by the fusion study's rule;
 - ``result``: what a study returns; ``scoring``: the fleet studies' sets, views and scores;
   ``signals``: every case's dense and BM25 scores, for the fusion and names studies.
 
@@ -38,6 +40,7 @@ STUDIES = (
     "documents",
     "servers",
     "clauses",
+    "sparse",
 )
 
 
@@ -55,6 +58,10 @@ async def run_study(
         from toolret.recall.studies._names import run_names_study
 
         return await run_names_study(memo, sets, k=k)
+    if study == "sparse":
+        from toolret.recall.studies._sparse import run_sparse_study
+
+        return await run_sparse_study(memo, sets, k=k)
     if study in ("documents", "servers", "clauses"):
         from toolret.recall.studies._fleets import run_fleet_study
 

@@ -1,0 +1,180 @@
+"""The sparse signal in ranking: when a message gets it, and how the tools' sparse scores are
+computed in memory.
+
+A model with a sparse head (``toolret.embedders._sparse``) gives every tool document a sparse
+vector beside its dense one. A tool's sparse score combines its documents' sparse cosines with
+the message exactly as its dense score combines their dense ones (the profile's ``ToolScore``),
+and ranking adds ``sparse_weight`` x it to the dense score, before BM25
+(``RetrievalProfile.sparse_weight``).
+
+The message's sparse vector costs a second pass of the encoder, so it is spent only where it
+pays (``sparse_weight``): with ``sparse_when="other_language"`` (the bundled model's choice,
+docs/decisions.md, "The sparse signal"), only when the message's language, as ``py3langid``
+identifies it, is not one of the catalog's (a language is the catalog's when at least
+``LANGUAGE_SHARE`` of its descriptions and examples are in it). That is where the dense model
+and BM25 are weakest, and where latent terms reach across the scripts.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from toolret._profile import ToolScore, corpus_documents, profile_of
+from toolret._tool import Document, Role
+from toolret.embedders._sparse import SparseMatrix, SparseVector, sparse_head_of
+
+if TYPE_CHECKING:
+    from toolret._catalog import Catalog
+    from toolret._profile import RetrievalProfile
+    from toolret.embedders._base import Embedder
+
+__all__ = [
+    "LANGUAGE_SHARE",
+    "SparseIndex",
+    "catalog_languages",
+    "language_of",
+    "sparse_documents",
+    "sparse_query",
+    "sparse_weight",
+    "warm_up_languages",
+]
+
+LANGUAGE_SHARE = 0.1
+"""A language is one of the catalog's when this share of its texts (each tool's description,
+each example) is in it."""
+
+_LANGUAGES: weakref.WeakKeyDictionary[Catalog, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+@cache
+def _identifier() -> Any:
+    """py3langid over every language it knows (loaded once, ~1 s)."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE)
+
+
+def language_of(text: str) -> str:
+    """The language ``py3langid`` identifies ``text`` as (an ISO 639-1 code)."""
+    return str(_identifier().classify(text)[0])
+
+
+def catalog_languages(catalog: Catalog) -> frozenset[str]:
+    """The languages of the catalog's descriptions and examples (each holding at least
+    ``LANGUAGE_SHARE`` of them); computed once per catalog (a cut: the whole catalog's)."""
+    catalog = catalog.whole
+    found = _LANGUAGES.get(catalog)
+    if found is None:
+        texts = [t for tool in catalog.tools for t in (tool.description, *tool.examples) if t]
+        labels = [language_of(text) for text in texts]
+        counts = {label: labels.count(label) for label in set(labels)}
+        found = frozenset(k for k, n in counts.items() if n >= LANGUAGE_SHARE * len(labels))
+        _LANGUAGES[catalog] = found
+    return found
+
+
+def sparse_weight(catalog: Catalog, text: str, profile: RetrievalProfile) -> float:
+    """The weight of the sparse signal for ``text`` on ``catalog``: 0 when the profile has none,
+    or when it speaks only to messages in other languages and this one is in the catalog's.
+    Both retrievers decide here, so they rank alike."""
+    if profile.sparse_weight <= 0:
+        return 0.0
+    if profile.sparse_when == "other_language" and language_of(text) in catalog_languages(catalog):
+        return 0.0
+    return profile.sparse_weight
+
+
+async def sparse_query(embedder: Embedder, text: str, profile: RetrievalProfile) -> SparseVector:
+    """The message's sparse vector, cut to the profile's latents: the second encoder pass."""
+    vector: SparseVector = (await embedder.embed_sparse([text], "query"))[0]  # type: ignore[attr-defined]
+    return vector.strongest(profile.sparse_latents)
+
+
+async def sparse_documents(
+    embedder: Embedder, documents: Sequence[Document], profile: RetrievalProfile
+) -> list[SparseVector]:
+    """The documents' sparse vectors (each in its role's window), cut to the profile's latents:
+    what the indexer stores and the in-memory retriever scores."""
+    out: dict[str, SparseVector] = {}
+    roles: tuple[Role, ...] = ("document", "query")
+    for role in roles:
+        texts = {d.key: d.text for d in documents if d.role == role}
+        encoded = await embedder.embed_sparse(list(texts.values()), role)  # type: ignore[attr-defined]
+        out.update(
+            (key, v.strongest(profile.sparse_latents))
+            for key, v in zip(texts, encoded, strict=True)
+        )
+    return [out[d.key] for d in documents]
+
+
+def warm_up_languages() -> None:
+    """Load the language identifier now, so the first message does not wait for it."""
+    _identifier()
+
+
+@dataclass(frozen=True)
+class SparseIndex:
+    """Every document's sparse vector of one catalog, and how a tool's combine: the sparse twin
+    of ``toolret.retrieval._memory.DenseIndex`` (the same documents, owners and score)."""
+
+    names: tuple[str, ...]
+    descriptions: SparseMatrix
+    examples: SparseMatrix
+    owners: NDArray[np.intp]
+    score: ToolScore
+
+    @classmethod
+    async def build(cls, catalog: Catalog, embedder: Embedder) -> SparseIndex:
+        """Encode the catalog's documents with ``embedder``'s sparse head (for a cut, the whole
+        catalog's)."""
+        if sparse_head_of(embedder) is None:
+            raise ValueError(f"{embedder.model_id} has no sparse head")
+        catalog = catalog.whole
+        profile = profile_of(embedder)
+        documents = distinct(corpus_documents(catalog, embedder))
+        unique = list({doc.key: doc for _, doc in documents}.values())
+        encoded = await sparse_documents(embedder, unique, profile)
+        vectors = {doc.key: vector for doc, vector in zip(unique, encoded, strict=True)}
+        return cls.from_vectors(catalog.names, documents, vectors, profile.score)
+
+    @classmethod
+    def from_vectors(
+        cls,
+        names: Sequence[str],
+        documents: Sequence[tuple[str, Document]],
+        vectors: Mapping[str, SparseVector],
+        score: ToolScore,
+    ) -> SparseIndex:
+        """An index over sparse vectors already computed (by document key)."""
+        documents = distinct(documents)
+        descriptions = {name: doc.key for name, doc in documents if doc.kind == "description"}
+        examples = [(name, doc.key) for name, doc in documents if doc.kind == "example"]
+        position = {name: i for i, name in enumerate(names)}
+        return cls(
+            tuple(names),
+            SparseMatrix.stack([vectors[descriptions[name]] for name in names]),
+            SparseMatrix.stack([vectors[key] for _, key in examples]),
+            np.array([position[name] for name, _ in examples], dtype=np.intp),
+            score,
+        )
+
+    def score_array(self, query: SparseVector) -> NDArray[np.float64]:
+        """The tools' sparse scores for a query's sparse vector, in ``names`` order."""
+        return self.score.combine(
+            self.descriptions.dot(query), self.examples.dot(query), self.owners
+        )
+
+
+def distinct(documents: Sequence[tuple[str, Document]]) -> list[tuple[str, Document]]:
+    """Each (tool, document key) once, first occurrence kept (the store's corpus does the same)."""
+    kept: dict[tuple[str, str], tuple[str, Document]] = {}
+    for name, doc in documents:
+        kept.setdefault((name, doc.key), (name, doc))
+    return list(kept.values())
