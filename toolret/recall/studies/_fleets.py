@@ -46,7 +46,9 @@ __all__ = [
     "judged_groups",
     "keep",
     "pooled",
+    "rule_losses",
     "run_fleet_study",
+    "where",
 ]
 
 FLEET_STUDIES = ("documents", "servers", "clauses")
@@ -388,3 +390,31 @@ def pooled(rows: Sequence[StudyRow]) -> RankMetrics:
         total,
         mean([row.metrics.complete for row in rows]),
     )
+
+
+Groups = dict[str, dict[tuple[str, str, bool], RankMetrics]]
+
+
+def rule_losses(
+    groups: Groups, choice: str, reference: str, lexical: str, fleets: set[str]
+) -> list[tuple[float, str]]:
+    """Why ``choice`` fails the fusion studies' rule, worst first by its number: each
+    (set, language, examples) where it loses more than ``MAX_LOSS`` points of R@5 or R@12
+    against ``reference``, and each fleet where its R@12 is below the ``lexical`` choice's (BM25
+    alone). Empty when it passes."""
+    losses = []
+    for key, metrics in groups[choice].items():
+        for cut in (5, 12):
+            change = 100 * (metrics.recall(cut) - groups[reference][key].recall(cut))
+            if change < -MAX_LOSS - 1e-9:
+                losses.append((change, f"{where(key)} R@{cut} {change:+.1f}"))
+        bm25 = groups[lexical][key].recall(12)
+        if key[0] in fleets and metrics.recall(12) < bm25 - 1e-9:
+            gap = 100 * (metrics.recall(12) - bm25)
+            losses.append((gap - 100, f"{where(key)} R@12 {gap:+.1f} against BM25 alone"))
+    return sorted(losses)
+
+
+def where(key: tuple[str, str, bool]) -> str:
+    """A (set, language, examples) key as a report names it."""
+    return f"{key[0]} {key[1]}{' with examples' if key[2] else ''}"

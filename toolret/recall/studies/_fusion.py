@@ -34,7 +34,7 @@ from toolret._profile import RetrievalProfile
 from toolret.recall._data import BenchSet
 from toolret.recall._memo import MemoEmbedder
 from toolret.recall._results import CURVE_KS, RankMetrics
-from toolret.recall.studies._fleets import MAX_LOSS, judged_groups
+from toolret.recall.studies._fleets import MAX_LOSS, judged_groups, rule_losses, where
 from toolret.recall.studies._result import StudyResult, StudyRow, Variant
 from toolret.recall.studies._scoring import Scorer, is_fleet
 from toolret.recall.studies._signals import Fusion, Matrix, Signals, by_best, signals
@@ -216,31 +216,21 @@ def verdict(result: StudyResult, fleets: set[str]) -> tuple[str, tuple[str, ...]
     """The rule of the module docstring: which choices pass, why each other fails, which is
     chosen, and the passing ones' worst shortfall against the better single signal."""
     groups = judged_groups(result)
-    reference = groups[FIXED]
     passed, failed, short = [], [], []
     shortfall: dict[str, float] = {}
     for choice in result.choices:
         if choice == FIXED:
             continue
-        losses = []
-        for key, metrics in groups[choice].items():
-            for cut in (5, 12):
-                change = 100 * (metrics.recall(cut) - reference[key].recall(cut))
-                if change < -MAX_LOSS - 1e-9:
-                    losses.append((change, f"{_where(key)} R@{cut} {change:+.1f}"))
-            lexical = groups[BM25][key].recall(12)
-            if key[0] in fleets and metrics.recall(12) < lexical - 1e-9:
-                gap = 100 * (metrics.recall(12) - lexical)
-                losses.append((gap - 100, f"{_where(key)} R@12 {gap:+.1f} against BM25 alone"))
+        losses = rule_losses(groups, choice, FIXED, BM25, fleets)
         if losses:
-            failed.append(f"{choice}: {min(losses)[1]}")
+            failed.append(f"{choice}: {losses[0][1]}")
             continue
         passed.append(choice)
         shortfalls = []
         for key, metrics in groups[choice].items():
             for cut in (5, 12):
                 better = max(groups[DENSE][key].recall(cut), groups[BM25][key].recall(cut))
-                shortfalls.append((100 * (metrics.recall(cut) - better), f"{_where(key)} R@{cut}"))
+                shortfalls.append((100 * (metrics.recall(cut) - better), f"{where(key)} R@{cut}"))
         worst = min(shortfalls)
         short.append(f"{choice}: {worst[0]:+.1f} ({worst[1]})")
         shortfall[choice] = worst[0]
@@ -256,7 +246,3 @@ def verdict(result: StudyResult, fleets: set[str]) -> tuple[str, tuple[str, ...]
         f"Worst shortfall against the better of dense and BM25 alone: {'; '.join(short) or '-'}."
     )
     return text, tuple(passed)
-
-
-def _where(key: tuple[str, str, bool]) -> str:
-    return f"{key[0]} {key[1]}{' with examples' if key[2] else ''}"

@@ -44,7 +44,7 @@ from toolret.embedders._sparse import SparseMatrix
 from toolret.recall._data import BenchSet
 from toolret.recall._memo import MemoEmbedder
 from toolret.recall._results import RankMetrics
-from toolret.recall.studies._fleets import MAX_LOSS, judged_groups
+from toolret.recall.studies._fleets import MAX_LOSS, judged_groups, rule_losses, where
 from toolret.recall.studies._result import StudyResult, StudyRow, Variant
 from toolret.recall.studies._scoring import Scorer, is_fleet
 from toolret.recall.studies._signals import Matrix, Signals, by_best, signals
@@ -222,24 +222,14 @@ def verdict(
 ) -> tuple[str, tuple[str, ...]]:
     """The rule of the module docstring, the share of messages that pay, and the parity table."""
     groups = judged_groups(result)
-    reference = groups[REFERENCE]
     passed, failed, short = [], [], []
     shortfall: dict[str, float] = {}
     for choice in result.choices:
         if choice in (REFERENCE, NAMED, *SIGNALS):
             continue
-        losses = []
-        for key, metrics in groups[choice].items():
-            for cut in (5, 12):
-                change = 100 * (metrics.recall(cut) - reference[key].recall(cut))
-                if change < -MAX_LOSS - 1e-9:
-                    losses.append((change, f"{_where(key)} R@{cut} {change:+.1f}"))
-            lexical = groups[BM25][key].recall(12)
-            if key[0] in fleets and metrics.recall(12) < lexical - 1e-9:
-                gap = 100 * (metrics.recall(12) - lexical)
-                losses.append((gap - 100, f"{_where(key)} R@12 {gap:+.1f} against BM25 alone"))
+        losses = rule_losses(groups, choice, REFERENCE, BM25, fleets)
         if losses:
-            failed.append(f"{choice}: {min(losses)[1]}")
+            failed.append(f"{choice}: {losses[0][1]}")
             continue
         passed.append(choice)
         worst = min(
@@ -248,7 +238,7 @@ def verdict(
             for cut in (5, 12)
         )
         shortfall[choice] = worst[0]
-        short.append(f"{choice}: {worst[0]:+.1f} ({_where(worst[1])})")
+        short.append(f"{choice}: {worst[0]:+.1f} ({where(worst[1])})")
     affordable = [c for c in passed if not all(p.endswith(" 100%") for p in paid.get(c, [""]))]
     chosen = (
         max(affordable, key=lambda c: (round(shortfall[c], 6), result.criterion(c)))
@@ -298,7 +288,3 @@ def parity_table(result: StudyResult, choices: Sequence[str]) -> str:
 def _parity(metrics: RankMetrics, english: float) -> str:
     recalls = " / ".join(f"{100 * metrics.recall(cut):.1f}" for cut in (5, 12, 20))
     return f"{recalls} ({metrics.recall(12) / english:.2f})"
-
-
-def _where(key: tuple[str, str, bool]) -> str:
-    return f"{key[0]} {key[1]}{' with examples' if key[2] else ''}"
