@@ -120,31 +120,43 @@ class _BodyLimit:
         if declared.isdigit() and int(declared) > MAX_BODY:
             await _too_large(scope, receive, send)
             return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client left before sending it all
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > MAX_BODY:
-                await _too_large(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        replayed = False
+        body = await _read_body(receive, MAX_BODY)
+        if body is None:  # the client left before sending it all
+            return
+        if len(body) > MAX_BODY:
+            await _too_large(scope, receive, send)
+            return
+        await self.app(scope, _replaying(body, receive), send)
 
-        async def replay() -> Any:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
 
-        await self.app(scope, replay, send)
+async def _read_body(receive: Any, limit: int | None = None) -> bytes | None:
+    """A request's whole body, or its first part once it is past ``limit`` bytes; None when the
+    client left before sending it all."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        if (limit is not None and size > limit) or not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replaying(body: bytes, receive: Any) -> Any:
+    """An ASGI ``receive`` that hands on ``body`` (already read) once, then ``receive``'s."""
+    replayed = False
+
+    async def replay() -> Any:
+        nonlocal replayed
+        if replayed:
+            return await receive()
+        replayed = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
 
 
 async def _too_large(scope: Any, receive: Any, send: Any) -> None:
@@ -174,26 +186,11 @@ class _ByProgress:
         if scope["type"] != "http" or scope.get("method") != "POST":
             await self.streaming(scope, receive, send)
             return
-        chunks: list[bytes] = []
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client left before sending it all
-                return
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        replayed = False
-
-        async def replay() -> Any:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
+        body = await _read_body(receive)
+        if body is None:  # the client left before sending it all
+            return
         chosen = self.plain if _answered_at_once(body) else self.streaming
-        await chosen(scope, replay, send)
+        await chosen(scope, _replaying(body, receive), send)
 
 
 def _answered_at_once(body: bytes) -> bool:
