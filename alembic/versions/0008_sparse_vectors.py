@@ -2,7 +2,7 @@
 
 Revision ID: 0008
 Revises: 0007 (tools used together)
-Create Date: 2026-12-04
+Create Date: 2026-12-03
 
 A model with a sparse head (the bundled model's: 16,384 latents, each vector keeping its 1,000
 strongest) gives every document a ``sparsevec`` beside its dense vector. Ranking adds a tool's
