@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -294,20 +296,26 @@ class Server:
 
 
 def test_mcp_from_sdk_objects_result_and_raw_json() -> None:
+    """Read without a deprecation warning: once FastMCP is imported (PydanticAI imports it),
+    the SDK's pre-v2 names (inputSchema, nextCursor) warn on every read."""
+    importlib.import_module("fastmcp")
     raw = {"tools": [{"name": "post_message", "description": SEARCH, "inputSchema": SCHEMA}]}
     rpc = {
         "jsonrpc": "2.0",
         "id": 1,
         "result": {"tools": [{"name": "run_query", "description": DELETE}]},
     }
-    catalog = catalog_from_mcp(
-        {
-            "github": [sdk_tool("create_issue", CREATE)],
-            "linear": mcp.types.ListToolsResult(tools=[sdk_tool("create_issue", DELETE)]),
-            "slack": raw,
-            "postgres": rpc,
-        }
-    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        catalog = catalog_from_mcp(
+            {
+                "github": [sdk_tool("create_issue", CREATE)],
+                "linear": mcp.types.ListToolsResult(tools=[sdk_tool("create_issue", DELETE)]),
+                "slack": raw,
+                "postgres": rpc,
+            }
+        )
+    assert not [str(w.message) for w in caught if "deprecated" in str(w.message)]
     assert catalog.names == [
         "github__create_issue",
         "linear__create_issue",

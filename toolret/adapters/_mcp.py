@@ -122,7 +122,7 @@ def _listing(listing: Any, server: str) -> Sequence[Any]:
     elif isinstance(listing, Sequence) and not isinstance(listing, str):
         cursor, tools = None, listing
     else:
-        cursor = getattr(listing, "next_cursor", None) or getattr(listing, "nextCursor", None)
+        cursor = _attribute(listing, "next_cursor", "nextCursor")
         tools = getattr(listing, "tools", None)
     if cursor:
         raise CatalogSourceError(
@@ -140,8 +140,14 @@ def _listing(listing: Any, server: str) -> Sequence[Any]:
 def _fields(item: Any) -> Mapping[str, Any]:
     if isinstance(item, Mapping):
         return item
-    keys = ("name", "description", *_SCHEMA_KEYS)
-    return {key: getattr(item, key) for key in keys if hasattr(item, key)}
+    fields = {key: getattr(item, key) for key in ("name", "description") if hasattr(item, key)}
+    return fields | {"input_schema": _attribute(item, "input_schema", "inputSchema")}
+
+
+def _attribute(item: Any, name: str, old_name: str) -> Any:
+    """``item.name``, else ``item.old_name`` (the MCP SDK before v2), else None: the old name
+    is read only when the new one is absent, since SDK v2 warns on every read of it."""
+    return getattr(item, name) if hasattr(item, name) else getattr(item, old_name, None)
 
 
 def _claim(taken: dict[str, tuple[str, str]], name: str, server: str, original: str) -> None:
