@@ -146,7 +146,7 @@ def _fields(item: Any) -> Mapping[str, Any]:
 
 def _attribute(item: Any, name: str, old_name: str) -> Any:
     """``item.name``, else ``item.old_name`` (the MCP SDK before v2), else None: the old name
-    is read only when the new one is absent, since SDK v2 warns on every read of it."""
+    is read only when the new one is absent, since with FastMCP imported each read of it warns."""
     return getattr(item, name) if hasattr(item, name) else getattr(item, old_name, None)
 
 
