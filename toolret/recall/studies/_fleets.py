@@ -49,6 +49,7 @@ __all__ = [
     "rule_losses",
     "run_fleet_study",
     "where",
+    "worst_shortfall",
 ]
 
 FLEET_STUDIES = ("documents", "servers", "clauses")
@@ -413,6 +414,19 @@ def rule_losses(
             gap = 100 * (metrics.recall(12) - bm25)
             losses.append((gap - 100, f"{where(key)} R@12 {gap:+.1f} against BM25 alone"))
     return sorted(losses)
+
+
+def worst_shortfall(groups: Groups, choice: str, signals: Sequence[str]) -> tuple[float, str]:
+    """``choice``'s worst R@5 or R@12 against the best of ``signals`` alone on the same (set,
+    language, examples), in points (negative: below it), and where."""
+    return min(
+        (
+            100 * (metrics.recall(cut) - max(groups[s][key].recall(cut) for s in signals)),
+            f"{where(key)} R@{cut}",
+        )
+        for key, metrics in groups[choice].items()
+        for cut in (5, 12)
+    )
 
 
 def where(key: tuple[str, str, bool]) -> str:

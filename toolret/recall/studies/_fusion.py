@@ -34,7 +34,12 @@ from toolret._profile import RetrievalProfile
 from toolret.recall._data import BenchSet
 from toolret.recall._memo import MemoEmbedder
 from toolret.recall._results import CURVE_KS, RankMetrics
-from toolret.recall.studies._fleets import MAX_LOSS, judged_groups, rule_losses, where
+from toolret.recall.studies._fleets import (
+    MAX_LOSS,
+    judged_groups,
+    rule_losses,
+    worst_shortfall,
+)
 from toolret.recall.studies._result import StudyResult, StudyRow, Variant
 from toolret.recall.studies._scoring import Scorer, is_fleet
 from toolret.recall.studies._signals import Fusion, Matrix, Signals, by_best, signals
@@ -226,12 +231,7 @@ def verdict(result: StudyResult, fleets: set[str]) -> tuple[str, tuple[str, ...]
             failed.append(f"{choice}: {losses[0][1]}")
             continue
         passed.append(choice)
-        shortfalls = []
-        for key, metrics in groups[choice].items():
-            for cut in (5, 12):
-                better = max(groups[DENSE][key].recall(cut), groups[BM25][key].recall(cut))
-                shortfalls.append((100 * (metrics.recall(cut) - better), f"{where(key)} R@{cut}"))
-        worst = min(shortfalls)
+        worst = worst_shortfall(groups, choice, (DENSE, BM25))
         short.append(f"{choice}: {worst[0]:+.1f} ({worst[1]})")
         shortfall[choice] = worst[0]
     bound = [choice for choice in passed if choice != UNION]

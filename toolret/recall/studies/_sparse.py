@@ -44,7 +44,12 @@ from toolret.embedders._sparse import SparseMatrix
 from toolret.recall._data import BenchSet
 from toolret.recall._memo import MemoEmbedder
 from toolret.recall._results import RankMetrics
-from toolret.recall.studies._fleets import MAX_LOSS, judged_groups, rule_losses, where
+from toolret.recall.studies._fleets import (
+    MAX_LOSS,
+    judged_groups,
+    rule_losses,
+    worst_shortfall,
+)
 from toolret.recall.studies._result import StudyResult, StudyRow, Variant
 from toolret.recall.studies._scoring import Scorer, is_fleet
 from toolret.recall.studies._signals import Matrix, Signals, by_best, signals
@@ -232,13 +237,9 @@ def verdict(
             failed.append(f"{choice}: {losses[0][1]}")
             continue
         passed.append(choice)
-        worst = min(
-            (100 * (metrics.recall(cut) - max(groups[s][key].recall(cut) for s in SIGNALS)), key)
-            for key, metrics in groups[choice].items()
-            for cut in (5, 12)
-        )
+        worst = worst_shortfall(groups, choice, SIGNALS)
         shortfall[choice] = worst[0]
-        short.append(f"{choice}: {worst[0]:+.1f} ({where(worst[1])})")
+        short.append(f"{choice}: {worst[0]:+.1f} ({worst[1]})")
     affordable = [c for c in passed if not all(p.endswith(" 100%") for p in paid.get(c, [""]))]
     chosen = (
         max(affordable, key=lambda c: (round(shortfall[c], 6), result.criterion(c)))
