@@ -21,8 +21,8 @@ import importlib
 import logging
 import time
 import weakref
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Unpack
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 from toolret._catalog import Catalog
 from toolret._profile import RetrievalProfile, profile_of
@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # imported where used: Redis and arq are optional
 __all__ = ["ToolRetrievalClient"]
 
 log = logging.getLogger("toolret.selection")
+T = TypeVar("T")
 
 POOL_SHARE = 0.25
 """Of the time budget, how long a selection may wait for a pooled connection."""
@@ -327,29 +328,17 @@ class ToolRetrievalClient(Retriever):
         weight = sparse_weight(catalog, text, profile) if head is not None else 0.0
         if head is None or weight <= 0:
             return None
-        started = time.perf_counter()
-        try:
-            with tracer.start_as_current_span("toolret.embed_sparse"):
-                vector = await sparse_query(embedder, text, profile)
-        except (EmbedderError, asyncio.CancelledError, TimeoutError):
-            raise
-        except Exception as error:
-            raise EmbedderError(f"the query's sparse vector failed: {error!r}") from error
-        finally:
-            record_step("embed", (time.perf_counter() - started) * 1000)
+        vector = await _embedding(
+            "toolret.embed_sparse",
+            "the query's sparse vector failed",
+            lambda: sparse_query(embedder, text, profile),
+        )
         return SparseQuery(vector, weight, head.key(profile.sparse_latents))
 
     async def _embed(self, embedder: Embedder, text: str) -> Vector:
-        started = time.perf_counter()
-        try:
-            with tracer.start_as_current_span("toolret.embed_query"):
-                return await embedder.embed_query(text)
-        except (EmbedderError, asyncio.CancelledError, TimeoutError):
-            raise
-        except Exception as error:
-            raise EmbedderError(f"embedding the query failed: {error!r}") from error
-        finally:
-            record_step("embed", (time.perf_counter() - started) * 1000)
+        return await _embedding(
+            "toolret.embed_query", "embedding the query failed", lambda: embedder.embed_query(text)
+        )
 
     def _forget(self, message: str) -> None:
         """The turn has ended: its message is ranked afresh when asked again."""
@@ -363,3 +352,19 @@ class ToolRetrievalClient(Retriever):
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"
         return f"<ToolRetrievalClient {self.store!r} {self.mode} k={self.k} {state}>"
+
+
+async def _embedding(span: str, failed: str, call: Callable[[], Awaitable[T]]) -> T:
+    """``call()``, one embedding of the request path: traced as ``span``, timed as its "embed"
+    step, and any error but an EmbedderError, a cancellation or a timeout raised as an
+    EmbedderError starting with ``failed``."""
+    started = time.perf_counter()
+    try:
+        with tracer.start_as_current_span(span):
+            return await call()
+    except (EmbedderError, asyncio.CancelledError, TimeoutError):
+        raise
+    except Exception as error:
+        raise EmbedderError(f"{failed}: {error!r}") from error
+    finally:
+        record_step("embed", (time.perf_counter() - started) * 1000)
