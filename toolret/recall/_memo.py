@@ -104,13 +104,14 @@ class MemoEmbedder:
         return len(keys)
 
     def _load_sparse(self, stored: Any) -> None:
+        keys = json.loads(str(stored["sparse_keys"]))
+        if not keys:
+            return  # np.split of nothing is one empty part, not none
         dimension = int(stored["sparse_dimension"][0])
         ends = np.cumsum(stored["sparse_sizes"])
         indices = np.split(stored["sparse_indices"].astype(np.int32), ends[:-1])
         values = np.split(stored["sparse_values"].astype(np.float32), ends[:-1])
-        for (role, text), index, value in zip(
-            json.loads(str(stored["sparse_keys"])), indices, values, strict=True
-        ):
+        for (role, text), index, value in zip(keys, indices, values, strict=True):
             self._sparse.setdefault((role, text), SparseVector(index, value, dimension))
 
     @property
