@@ -22,10 +22,11 @@ import re
 import threading
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from tests.support.llm_rules import gemini_violation
+from tests.support.loopback import LoopbackServer
 
 __all__ = ["FakeGemini", "RecordedRequest", "bag_of_words"]
 
@@ -100,7 +101,7 @@ class _Script:
             return self.actions.popleft() if self.actions else None
 
 
-class FakeGemini:
+class FakeGemini(LoopbackServer):
     """The fake server; ``with FakeGemini() as server:`` listens on 127.0.0.1, ephemeral port."""
 
     def __init__(self) -> None:
@@ -111,17 +112,7 @@ class FakeGemini:
         self._release = threading.Event()
         self._connections = 0
         self._connections_changed = threading.Condition()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        """The base URL to give the client (``HttpOptions.base_url``)."""
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+        super().__init__(_handler_for(self))
 
     def fail_next(self, count: int, status: int, message: str = "scripted failure") -> None:
         """Answer the next ``count`` requests with ``status`` and a Google-style error body."""
@@ -157,21 +148,8 @@ class FakeGemini:
             self._connections += delta
             self._connections_changed.notify_all()
 
-    def start(self) -> FakeGemini:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
+    def release_all(self) -> None:
         self._release.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join()
-
-    def __enter__(self) -> FakeGemini:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     def answer(self, recorded: RecordedRequest, method: str) -> tuple[int, Any]:
         """The status and body for one request: scripted, else vectors for its texts."""

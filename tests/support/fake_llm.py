@@ -30,10 +30,11 @@ import threading
 from collections import defaultdict, deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from tests.support.llm_rules import chat_violation, messages_violation, responses_violation
+from tests.support.loopback import LoopbackServer
 
 __all__ = [
     "CHAT",
@@ -60,7 +61,7 @@ class Recorded:
     body: dict[str, Any]
 
 
-class FakeLLM:
+class FakeLLM(LoopbackServer):
     """``with FakeLLM() as server:`` listens on 127.0.0.1, on an ephemeral port."""
 
     def __init__(self) -> None:
@@ -71,16 +72,7 @@ class FakeLLM:
         self._reasoning_of: dict[str, str] = {}
         self._counter = itertools.count(1)
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+        super().__init__(_handler_for(self))
 
     def reply(self, path: str, body: dict[str, Any]) -> None:
         """Answer the next accepted request to ``path`` with ``body``."""
@@ -129,15 +121,6 @@ class FakeLLM:
                 elif reasoning is not None and item.get("id"):
                     self._reasoning_of[item["id"]] = reasoning
         return body
-
-    def __enter__(self) -> FakeLLM:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join()
 
 
 def _error_body(path: str, message: str) -> dict[str, Any]:

@@ -23,13 +23,14 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 
 from tests.support.fake_gemini import bag_of_words
+from tests.support.loopback import LoopbackServer
 
 __all__ = ["FakeOpenAI", "Recorded", "vector_of"]
 
@@ -63,8 +64,9 @@ class Recorded:
         return parse_qs(urlsplit(self.path).query)
 
 
-class FakeOpenAI:
-    """The fake server; ``with FakeOpenAI() as server:`` listens on 127.0.0.1, ephemeral port.
+class FakeOpenAI(LoopbackServer):
+    """The fake server; ``with FakeOpenAI() as server:`` listens on 127.0.0.1, ephemeral port
+    (an OpenAI client's ``base_url`` is ``server.url + "/v1"``).
 
     ``dimension`` is the size of the vectors it answers when a request asks for none.
     """
@@ -80,17 +82,7 @@ class FakeOpenAI:
         self._in_flight = 0
         self.max_in_flight = 0
         self._flight = threading.Condition()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        """The server's root; an OpenAI client's ``base_url`` is ``url + "/v1"``."""
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+        super().__init__(_handler_for(self))
 
     def _push(self, count: int, action: tuple[str, Any]) -> None:
         with self._lock:
@@ -148,22 +140,9 @@ class FakeOpenAI:
         with self._flight:
             self._in_flight -= 1
 
-    def start(self) -> FakeOpenAI:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
+    def release_all(self) -> None:
         self._release.set()
         self.release()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join()
-
-    def __enter__(self) -> FakeOpenAI:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     def answer(self, recorded: Recorded) -> tuple[str, Any]:
         """What to do for one request: ``("json", (status, headers, body))``, ``("raw", …)``
