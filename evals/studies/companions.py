@@ -27,8 +27,6 @@ more than a point). Writes ``evals/out/companions.md``.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import hashlib
 import random
 from collections.abc import Callable, Sequence
@@ -39,8 +37,8 @@ import numpy as np
 
 from evals.data.cases import TUNE
 from evals.recall.roster_sets import roster_set
-from evals.studies.find_tools_path import BENCHMARKS, CEILING, PHRASES, Ranked, prepare
-from toolret.embedders._e5 import BundledE5Embedder
+from evals.studies._report import report_main
+from evals.studies.find_tools_path import CEILING, PHRASES, Ranked, prepare
 from toolret.recall._data import BenchCase, load_benchmark
 from toolret.recall._memo import MemoEmbedder
 from toolret.recall.studies._scoring import Scorer
@@ -372,34 +370,16 @@ async def noise_table(scorer: Scorer, benchmarks: Path) -> list[str]:
     return lines
 
 
-async def run(benchmarks: Path, memo_file: Path | None) -> str:
-    memo = MemoEmbedder(BundledE5Embedder())
-    if memo_file is not None:
-        memo.load(memo_file)
+async def run(benchmarks: Path, memo: MemoEmbedder) -> str:
     scorer = Scorer(memo)
-    try:
-        lines = await fleet_tables(scorer, benchmarks)
-        lines += await languages_table(scorer, benchmarks)
-        lines += await noise_table(scorer, benchmarks)
-    finally:
-        if memo_file is not None:
-            memo.save(memo_file)
-        await memo.aclose()
+    lines = await fleet_tables(scorer, benchmarks)
+    lines += await languages_table(scorer, benchmarks)
+    lines += await noise_table(scorer, benchmarks)
     return "\n".join(lines) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--benchmarks", type=Path, default=BENCHMARKS)
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--memo", type=Path, default=None, help="keep vectors between runs")
-    args = parser.parse_args(argv)
-    report = asyncio.run(run(args.benchmarks, args.memo))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report, encoding="utf-8")
-    print(report)
-    print(f"wrote {args.out}")
-    return 0
+    return report_main(__doc__ or "", run, OUT, argv)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,6 @@ Every text is embedded once (``MemoEmbedder``), scored as the in-memory retrieve
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,9 +34,9 @@ from numpy.typing import NDArray
 
 from evals.data.cases import TUNE
 from evals.recall.roster_sets import roster_set
+from evals.studies._report import report_main
 from toolret._tool import readable_identifier, render
 from toolret.authoring._lint import LOOKALIKE_THRESHOLDS
-from toolret.embedders._e5 import BundledE5Embedder
 from toolret.recall._data import BenchSet, load_benchmark
 from toolret.recall._memo import MemoEmbedder
 from toolret.recall.studies._fleets import SPLITTERS, clauses
@@ -48,15 +46,6 @@ from toolret.retrieval._selection import MAX_DISCOVERED_TOOLS
 
 __all__ = ["DIVERSITY", "diverse", "main"]
 
-BENCHMARKS = next(
-    (
-        folder / "shared" / "benchmarks"
-        for folder in Path(__file__).resolve().parents
-        if (folder / "shared" / "benchmarks" / "toollens-dev").is_dir()
-    ),
-    Path("../shared/benchmarks"),
-)
-"""``../shared/benchmarks`` from the checkout (or a worktree below it)."""
 OUT = Path(__file__).resolve().parents[1] / "out" / "find_tools_path.md"
 K = 12
 LIMIT = MAX_DISCOVERED_TOOLS
@@ -250,8 +239,7 @@ async def two_phase(ranked: Ranked, diversity: str) -> list[str]:
     return rows
 
 
-async def run(benchmarks: Path) -> str:
-    memo = MemoEmbedder(BundledE5Embedder())
+async def run(benchmarks: Path, memo: MemoEmbedder) -> str:
     scorer = Scorer(memo)
     sets = [
         load_benchmark(benchmarks / "massive-dev"),
@@ -284,21 +272,11 @@ async def run(benchmarks: Path) -> str:
     ]
     for diversity in DIVERSITY:
         lines += await two_phase(fleet, diversity)
-    await memo.aclose()
     return "\n".join(lines) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--benchmarks", type=Path, default=BENCHMARKS)
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args(argv)
-    report = asyncio.run(run(args.benchmarks))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report, encoding="utf-8")
-    print(report)
-    print(f"wrote {args.out}")
-    return 0
+    return report_main(__doc__ or "", run, OUT, argv)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,6 @@ examples can only help those. Writes ``evals/out/fleet_examples.md``.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import dataclasses
 import hashlib
 from collections.abc import Sequence
@@ -34,10 +32,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from evals.studies.find_tools_path import BENCHMARKS
+from evals.studies._report import report_main
 from toolret._profile import LEARNED_MIN_SIMILARITY
 from toolret._tool import render
-from toolret.embedders._e5 import BundledE5Embedder
 from toolret.feedback._learning import LearningPolicy
 from toolret.recall._data import BenchCase, BenchSet, load_benchmark
 from toolret.recall._memo import MemoEmbedder
@@ -139,8 +136,7 @@ def _row(cases: Sequence[BenchCase], scores: dict[str, dict[str, float]]) -> lis
     return [100 * recall[cut] / n for cut in CUTS] + [100 * complete / n]
 
 
-async def run(benchmarks: Path) -> str:
-    memo = MemoEmbedder(BundledE5Embedder())
+async def run(benchmarks: Path, memo: MemoEmbedder) -> str:
     scorer = Scorer(memo)
     bench = load_benchmark(benchmarks / "toollens-dev")
     fleet = Fleet(scorer, bench)
@@ -184,21 +180,11 @@ async def run(benchmarks: Path) -> str:
     for label, rows in totals.items():
         mean = np.mean(np.array(rows), axis=0)
         lines.append(f"| {label} | " + " | ".join(f"{value:.1f}" for value in mean) + " |")
-    await memo.aclose()
     return "\n".join(lines) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--benchmarks", type=Path, default=BENCHMARKS)
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args(argv)
-    report = asyncio.run(run(args.benchmarks))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report, encoding="utf-8")
-    print(report)
-    print(f"wrote {args.out}")
-    return 0
+    return report_main(__doc__ or "", run, OUT, argv)
 
 
 if __name__ == "__main__":

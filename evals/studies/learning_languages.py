@@ -24,8 +24,6 @@ different tools, whose query vectors lie within the cut-off, per language. Write
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,10 +31,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from evals.studies.find_tools_path import BENCHMARKS
+from evals.studies._report import report_main
 from toolret._profile import LEARNED_MIN_SIMILARITY
 from toolret._tool import render
-from toolret.embedders._e5 import BundledE5Embedder
 from toolret.feedback._learning import Decision, LearningPolicy, VectorSpace
 from toolret.recall._data import BenchCase, BenchSet, load_benchmark
 from toolret.recall._memo import MemoEmbedder
@@ -202,60 +199,42 @@ def gate_rows(learning: Learning) -> list[str]:
     return rows
 
 
-async def run(benchmarks: Path, memo_file: Path | None) -> str:
-    memo = MemoEmbedder(BundledE5Embedder())
-    if memo_file is not None:
-        memo.load(memo_file)
+async def run(benchmarks: Path, memo: MemoEmbedder) -> str:
     scorer = Scorer(memo)
-    try:
-        massive = await prepare(scorer, as_fleet(load_benchmark(benchmarks / "massive-dev")))
-        fleet = await prepare(scorer, load_benchmark(benchmarks / "toollens-dev-ml"))
-        lines = [
-            "## Learned vectors per language (tuning): one half's traffic teaches, the other half"
-            " is measured (mean of both ways); R@1 / R@5 / R@12 before → after",
-            "",
-            "massive-dev as a fleet (no examples):",
-            "",
-        ]
-        lines.append("| path | traffic | vectors learned | en | fa |")
-        lines.append("|---|---|---:|---|---|")
-        lines += learning_rows(massive, ["en", "fa"])
-        lines += [
-            "",
-            "toollens-dev-ml (a fleet with English descriptions, requests in six languages):",
-            "",
-            "| path | measured | traffic in its language (vectors learned) | English traffic |",
-            "|---|---|---|---|",
-        ]
-        lines += own_language_rows(fleet)
-        lines += [
-            "",
-            "## Why: request pairs within the cut-off, same tool / different tools (tuning)",
-            "",
-            "| set | language | median cosine, same / different | ≥ 0.88 | ≥ 0.90 |"
-            f" ≥ {LEARNED_MIN_SIMILARITY} (in use) |",
-            "|---|---|---|---|---|---|",
-        ]
-        lines += gate_rows(massive) + gate_rows(fleet)
-    finally:
-        if memo_file is not None:
-            memo.save(memo_file)
-        await memo.aclose()
+    massive = await prepare(scorer, as_fleet(load_benchmark(benchmarks / "massive-dev")))
+    fleet = await prepare(scorer, load_benchmark(benchmarks / "toollens-dev-ml"))
+    lines = [
+        "## Learned vectors per language (tuning): one half's traffic teaches, the other half"
+        " is measured (mean of both ways); R@1 / R@5 / R@12 before → after",
+        "",
+        "massive-dev as a fleet (no examples):",
+        "",
+    ]
+    lines.append("| path | traffic | vectors learned | en | fa |")
+    lines.append("|---|---|---:|---|---|")
+    lines += learning_rows(massive, ["en", "fa"])
+    lines += [
+        "",
+        "toollens-dev-ml (a fleet with English descriptions, requests in six languages):",
+        "",
+        "| path | measured | traffic in its language (vectors learned) | English traffic |",
+        "|---|---|---|---|",
+    ]
+    lines += own_language_rows(fleet)
+    lines += [
+        "",
+        "## Why: request pairs within the cut-off, same tool / different tools (tuning)",
+        "",
+        "| set | language | median cosine, same / different | ≥ 0.88 | ≥ 0.90 |"
+        f" ≥ {LEARNED_MIN_SIMILARITY} (in use) |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += gate_rows(massive) + gate_rows(fleet)
     return "\n".join(lines) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--benchmarks", type=Path, default=BENCHMARKS)
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--memo", type=Path, default=None, help="keep vectors between runs")
-    args = parser.parse_args(argv)
-    report = asyncio.run(run(args.benchmarks, args.memo))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report, encoding="utf-8")
-    print(report)
-    print(f"wrote {args.out}")
-    return 0
+    return report_main(__doc__ or "", run, OUT, argv)
 
 
 if __name__ == "__main__":
