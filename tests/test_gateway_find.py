@@ -9,7 +9,7 @@ import contextlib
 import itertools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from tests.support.http_serving import serving
 from toolret import BundledE5Embedder, Settings
 from toolret.adapters._source import load_examples
 from toolret.authoring._suggest import write_examples
-from toolret.gateway._config import parse_config, read_config
+from toolret.gateway._config import GatewayConfig, parse_config, read_config
 from toolret.gateway._gateway import Gateway
 from toolret.gateway._http import http_app
 from toolret.gateway._server import Downstream
@@ -135,6 +135,23 @@ def filler_server() -> MCPServer:
     return server
 
 
+@contextlib.asynccontextmanager
+async def memory_and_calendar() -> AsyncIterator[GatewayConfig]:
+    """The memory server and the filler calendar served over HTTP, as one gateway config."""
+    async with (
+        serving(memory_server().streamable_http_app()) as memory,
+        serving(filler_server().streamable_http_app()) as calendar,
+    ):
+        yield parse_config(
+            {
+                "mcpServers": {
+                    "memory": {"url": f"{memory.url}/mcp"},
+                    "calendar": {"url": f"{calendar.url}/mcp"},
+                }
+            }
+        )
+
+
 async def test_a_search_the_model_rephrased_is_learned_over_one_session(
     database_url: str, redis_url: str, worker: Callable[..., Worker]
 ) -> None:
@@ -145,58 +162,45 @@ async def test_a_search_the_model_rephrased_is_learned_over_one_session(
     embedder = BundledE5Embedder()
     settings = Settings(redis_url=redis_url, learn=True)
     async with (
-        serving(memory_server().streamable_http_app()) as memory,
-        serving(filler_server().streamable_http_app()) as calendar,
+        memory_and_calendar() as config,
+        VectorStore.from_url(database_url) as store,
+        ToolRetrievalClient(store=store, embedder=embedder, settings=settings) as retrieval,
     ):
-        config = parse_config(
-            {
-                "mcpServers": {
-                    "memory": {"url": f"{memory.url}/mcp"},
-                    "calendar": {"url": f"{calendar.url}/mcp"},
-                }
-            }
-        )
-        async with (
-            VectorStore.from_url(database_url) as store,
-            ToolRetrievalClient(store=store, embedder=embedder, settings=settings) as retrieval,
-        ):
-            gateway = Gateway(config, retrieval, retry=(600.0, 600.0))
-            downstream = Downstream(gateway)
-            running = asyncio.get_running_loop().create_task(gateway.run())
-            try:
-                async with asyncio.timeout(DEADLINE):
-                    await gateway.ready.wait()
-                indexing = worker(ctx={"store": store, "embedder": embedder})
-                await indexing.main()  # the gateway queued its catalog: index it
-                async with Client(downstream.server, mode="legacy") as client:
-                    first = payload(await client.call_tool("find_tools", {"capabilities": [asked]}))
-                    shown = {tool["name"] for tool in first["results"][0]["tools"]}
-                    assert len(shown) == 5
-                    assert gateway.catalog is not None
-                    missed = next(
-                        t.name
-                        for t in gateway.catalog.candidates
-                        if t.name not in shown and t.name.startswith("calendar__")
-                    )
-                    again = gateway.catalog[missed].description
-                    second = payload(
-                        await client.call_tool("find_tools", {"capabilities": [again]})
-                    )
-                    assert missed in {t["name"] for t in second["results"][0]["tools"]}
-                    called = await client.call_tool(
-                        "call_tool", {"name": missed, "arguments": {"when": "now"}}
-                    )
-                    assert not called.is_error, called.content
-                    assert retrieval._feedback is not None
-                    await retrieval._feedback.flush()  # type: ignore[attr-defined]
-                    learning = worker(ctx={"store": store, "embedder": embedder})
-                    await learning.main()
-                    assert learning.jobs_failed == 0
-                    later = payload(await client.call_tool("find_tools", {"capabilities": [asked]}))
-            finally:
-                running.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await running
+        gateway = Gateway(config, retrieval, retry=(600.0, 600.0))
+        downstream = Downstream(gateway)
+        running = asyncio.get_running_loop().create_task(gateway.run())
+        try:
+            async with asyncio.timeout(DEADLINE):
+                await gateway.ready.wait()
+            indexing = worker(ctx={"store": store, "embedder": embedder})
+            await indexing.main()  # the gateway queued its catalog: index it
+            async with Client(downstream.server, mode="legacy") as client:
+                first = payload(await client.call_tool("find_tools", {"capabilities": [asked]}))
+                shown = {tool["name"] for tool in first["results"][0]["tools"]}
+                assert len(shown) == 5
+                assert gateway.catalog is not None
+                missed = next(
+                    t.name
+                    for t in gateway.catalog.candidates
+                    if t.name not in shown and t.name.startswith("calendar__")
+                )
+                again = gateway.catalog[missed].description
+                second = payload(await client.call_tool("find_tools", {"capabilities": [again]}))
+                assert missed in {t["name"] for t in second["results"][0]["tools"]}
+                called = await client.call_tool(
+                    "call_tool", {"name": missed, "arguments": {"when": "now"}}
+                )
+                assert not called.is_error, called.content
+                assert retrieval._feedback is not None
+                await retrieval._feedback.flush()  # type: ignore[attr-defined]
+                learning = worker(ctx={"store": store, "embedder": embedder})
+                await learning.main()
+                assert learning.jobs_failed == 0
+                later = payload(await client.call_tool("find_tools", {"capabilities": [asked]}))
+        finally:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
     assert missed in {tool["name"] for tool in later["results"][0]["tools"]}
 
 
@@ -210,54 +214,43 @@ async def test_tools_called_together_through_the_gateway_are_found_together(
     settings = Settings(redis_url=redis_url)
     pair = ["memory__create_entities", "calendar__cancel_holiday"]
     async with (
-        serving(memory_server().streamable_http_app()) as memory,
-        serving(filler_server().streamable_http_app()) as calendar,
+        memory_and_calendar() as config,
+        VectorStore.from_url(database_url) as store,
+        ToolRetrievalClient(
+            store=store, embedder=embedder, settings=settings, companion_refresh=0.0
+        ) as retrieval,
     ):
-        config = parse_config(
-            {
-                "mcpServers": {
-                    "memory": {"url": f"{memory.url}/mcp"},
-                    "calendar": {"url": f"{calendar.url}/mcp"},
-                }
-            }
-        )
-        async with (
-            VectorStore.from_url(database_url) as store,
-            ToolRetrievalClient(
-                store=store, embedder=embedder, settings=settings, companion_refresh=0.0
-            ) as retrieval,
-        ):
-            gateway = Gateway(config, retrieval, retry=(600.0, 600.0))
-            downstream = Downstream(gateway)
-            running = asyncio.get_running_loop().create_task(gateway.run())
-            try:
-                async with asyncio.timeout(DEADLINE):
-                    await gateway.ready.wait()
-                indexing = worker(ctx={"store": store, "embedder": embedder})
-                await indexing.main()
-                async with Client(downstream.server, mode="legacy") as client:
-                    asked = {"capabilities": ["email the team"]}
-                    before = payload(await client.call_tool("find_tools", asked))
-                    for _ in range(2):  # two turns, each calling both tools
-                        for name in pair:
-                            arguments = {"names": ["Sam"]} if "memory" in name else {"when": "x"}
-                            called = await client.call_tool(
-                                "call_tool", {"name": name, "arguments": arguments}
-                            )
-                            assert not called.is_error, called.content
-                        ended = downstream.traffic.end_turns(time.monotonic() + TURN_GAP)
-                        assert ended == 1
-                    await retrieval.flush()
-                    counting = worker(ctx={"store": store, "embedder": embedder})
-                    await counting.main()
-                    assert (counting.jobs_complete, counting.jobs_failed) == (2, 0)
-                    await client.call_tool(
-                        "call_tool", {"name": pair[0], "arguments": {"names": ["Ada"]}}
-                    )
-                    after = payload(await client.call_tool("find_tools", asked))
-            finally:
-                running.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await running
+        gateway = Gateway(config, retrieval, retry=(600.0, 600.0))
+        downstream = Downstream(gateway)
+        running = asyncio.get_running_loop().create_task(gateway.run())
+        try:
+            async with asyncio.timeout(DEADLINE):
+                await gateway.ready.wait()
+            indexing = worker(ctx={"store": store, "embedder": embedder})
+            await indexing.main()
+            async with Client(downstream.server, mode="legacy") as client:
+                asked = {"capabilities": ["email the team"]}
+                before = payload(await client.call_tool("find_tools", asked))
+                for _ in range(2):  # two turns, each calling both tools
+                    for name in pair:
+                        arguments = {"names": ["Sam"]} if "memory" in name else {"when": "x"}
+                        called = await client.call_tool(
+                            "call_tool", {"name": name, "arguments": arguments}
+                        )
+                        assert not called.is_error, called.content
+                    ended = downstream.traffic.end_turns(time.monotonic() + TURN_GAP)
+                    assert ended == 1
+                await retrieval.flush()
+                counting = worker(ctx={"store": store, "embedder": embedder})
+                await counting.main()
+                assert (counting.jobs_complete, counting.jobs_failed) == (2, 0)
+                await client.call_tool(
+                    "call_tool", {"name": pair[0], "arguments": {"names": ["Ada"]}}
+                )
+                after = payload(await client.call_tool("find_tools", asked))
+        finally:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
     assert pair[1] not in {tool["name"] for tool in before["results"][0]["tools"]}
     assert pair[1] in {tool["name"] for tool in after["results"][0]["tools"]}
