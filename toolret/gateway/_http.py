@@ -2,8 +2,12 @@
 bearer tokens, and the size of a request body.
 
 ``/mcp`` is stateless by default (any gateway process behind a balancer can answer any
-request); ``/readyz`` is 200 while the database answers, whatever the upstreams' state: a
-server that is down is reported, never a reason to take the gateway out of rotation. A body
+request). ``/healthz`` is liveness only: the process answers, and it says nothing else.
+``/readyz`` says which upstreams are up, down or connecting, and is 200 only while the
+database answers and every upstream is up (503 otherwise). What went wrong (an upstream's
+error, its last stderr lines, the database's error) is an operator's: ``/readyz`` shows it
+only to a request holding one of the tokens (or to anyone when there are none: a loopback
+gateway), never to an anonymous request, since a server's stderr may hold secrets. A body
 larger than ``MAX_BODY`` (the SDK's own limit) is answered 413 with a JSON-RPC error, before
 the SDK reads it.
 """
@@ -70,12 +74,16 @@ def http_app(
     digests = {hashlib.sha256(token.encode()).hexdigest() for token in tokens}
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"status": "ok", **gateway.status()})
+        return JSONResponse({"status": "ok"})
 
     async def readyz(request: Request) -> Response:
         database = await database_check() if database_check is not None else "ok"
-        ready = database == "ok"
-        body = {"ready": ready, "database": database, **gateway.status()}
+        details = not digests or holds_token(request.scope, digests)
+        status = gateway.status(details=details)
+        ready = database == "ok" and all(u["state"] == "up" for u in status["upstreams"].values())
+        if not details and database != "ok":
+            database = "failing"  # what failed is for an operator
+        body = {"ready": ready, "database": database, **status}
         return JSONResponse(body, status_code=200 if ready else 503)
 
     @contextlib.asynccontextmanager
@@ -209,26 +217,33 @@ def _answered_at_once(body: bytes) -> bool:
     return method == "tools/list" or (method == "tools/call" and name == FIND_TOOLS)
 
 
+def holds_token(scope: Any, digests: set[str]) -> bool:
+    """Whether an HTTP request sends ``Authorization: Bearer`` with one of the tokens (kept as
+    their SHA-256 digests)."""
+    headers = dict(scope.get("headers") or [])
+    scheme, _, token = headers.get(b"authorization", b"").decode().partition(" ")
+    digest = hashlib.sha256(token.strip().encode()).hexdigest()
+    return scheme.lower() == "bearer" and digest in digests
+
+
 class _BearerTokens:
-    """ASGI middleware: ``/mcp`` needs one of the tokens (401 otherwise); probes stay open."""
+    """ASGI middleware: ``/mcp`` needs one of the tokens (401 otherwise); the probes answer
+    anyone, and ``/readyz`` tells the details only to a request with a token."""
 
     def __init__(self, app: Any, digests: set[str]) -> None:
         self.app = app
         self.digests = digests
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["path"] not in ("/healthz", "/readyz"):
-            headers = dict(scope.get("headers") or [])
-            scheme, _, token = headers.get(b"authorization", b"").decode().partition(" ")
-            digest = hashlib.sha256(token.strip().encode()).hexdigest()
-            if scheme.lower() != "bearer" or digest not in self.digests:
-                from starlette.responses import JSONResponse
+        probe = scope["type"] != "http" or scope["path"] in ("/healthz", "/readyz")
+        if not probe and not holds_token(scope, self.digests):
+            from starlette.responses import JSONResponse
 
-                response = JSONResponse(
-                    {"error": "unauthorized", "detail": "send Authorization: Bearer <token>"},
-                    status_code=401,
-                    headers={"WWW-Authenticate": "Bearer"},
-                )
-                await response(scope, receive, send)
-                return
+            response = JSONResponse(
+                {"error": "unauthorized", "detail": "send Authorization: Bearer <token>"},
+                status_code=401,
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+            await response(scope, receive, send)
+            return
         await self.app(scope, receive, send)
