@@ -153,7 +153,7 @@ async def test_the_gateway_over_streamable_http(database_url: str, tmp_path: Pat
                     await exercise(client, alpha_mcp, bus, pidfile)
                 async with httpx.AsyncClient(base_url=served.url) as http:
                     ready = await http.get("/readyz")
-                assert ready.status_code == 200
+                assert ready.status_code == 503, "not every upstream is up"
                 assert ready.json()["upstreams"]["beta"]["state"] == "down"
                 assert ready.json()["upstreams"]["alpha"] == {
                     "state": "up",
@@ -249,11 +249,13 @@ async def test_an_upstream_down_from_the_start_is_reported_and_tokens_guard_mcp(
             async with asyncio.timeout(DEADLINE):
                 await gateway.ready.wait()
             async with httpx.AsyncClient(base_url=served.url) as http:
-                ready = await http.get("/readyz")
+                ready = await http.get("/readyz", headers={"Authorization": "Bearer sesame"})
                 refused = await http.post("/mcp", json={})
-            assert ready.status_code == 200
+            assert ready.status_code == 503
             assert ready.json()["upstreams"]["gone"]["state"] == "down"
-            assert "Connect" in ready.json()["upstreams"]["gone"]["error"]
+            error = ready.json()["upstreams"]["gone"]["error"]
+            assert error.startswith(f"cannot connect to http://127.0.0.1:{port}/mcp ("), error
+            assert "; reconnecting in " in error
             assert refused.status_code == 401
             headers = {"Authorization": "Bearer sesame"}
             transport = streamable_http_client(
@@ -300,7 +302,7 @@ def test_the_gateway_over_http_as_a_process(database_url: str, tmp_path: Path) -
                 pass
             assert time.monotonic() < deadline
             time.sleep(0.05)
-        assert ready.status_code == 200
+        assert ready.status_code == 503, "its one upstream is down"
         assert ready.json()["database"] == "ok"
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=DEADLINE) == 0

@@ -8,6 +8,7 @@ reads why on ``/readyz`` and in find_tools' answer, and the gateway's own stderr
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -56,9 +57,8 @@ async def test_no_request_without_a_token_sees_an_upstream_s_output(
     database_url: str, tmp_path: Path
 ) -> None:
     config = tmp_path / "servers.json"
-    config.write_text(
-        json.dumps({"mcpServers": {"billing": {"command": sys.executable, "args": ["-c", LEAKING]}}})
-    )
+    billing = {"command": sys.executable, "args": ["-c", LEAKING]}
+    config.write_text(json.dumps({"mcpServers": {"billing": billing}}))
     port = free_port()
     toolret = str(Path(sys.executable).with_name("toolret"))
     env = {**os.environ, "DATABASE_URL": database_url, "TOOLRET_GATEWAY_TOKENS": "sesame,other"}
@@ -66,7 +66,9 @@ async def test_no_request_without_a_token_sees_an_upstream_s_output(
     stderr = tmp_path / "stderr.txt"
     url = f"http://127.0.0.1:{port}"
     with stderr.open("wb") as errlog:
-        process = subprocess.Popen([*command, "--port", str(port)], env=env, stderr=errlog)
+        process = await asyncio.to_thread(
+            subprocess.Popen, [*command, "--port", str(port)], env=env, stderr=errlog
+        )
         try:
             told = readyz_once_down(url, process)
             async with httpx.AsyncClient(base_url=url) as http:

@@ -201,10 +201,12 @@ async def test_a_server_that_exits_at_once_is_reported_with_its_status_and_last_
                 await running
     (unavailable,) = found["unavailable"]
     assert unavailable["server"] == "broken"
-    assert unavailable["error"] == (
-        "its process exited with status 3; its last stderr lines: starting | "
-        "error: cannot open /srv/nope: no such directory"
+    said = (
+        "its process exited with status 3 (its last stderr lines: starting | "
+        "error: cannot open /srv/nope: no such directory); restarting it in "
     )
+    assert unavailable["error"].startswith(said), unavailable["error"]
+    assert unavailable["error"].endswith(" s")
 
 
 async def test_an_upstream_cancelled_while_it_reconnects_stops() -> None:

@@ -43,7 +43,13 @@ from toolret.errors import (
     UnknownCoreToolError,
 )
 
-__all__ = ["MIN_DESCRIPTION_LENGTH", "Catalog", "CatalogWarning", "allowed_patterns"]
+__all__ = [
+    "MIN_DESCRIPTION_LENGTH",
+    "Catalog",
+    "CatalogWarning",
+    "allowed_patterns",
+    "log_warnings",
+]
 
 log = logging.getLogger("toolret.catalog")
 
@@ -110,7 +116,7 @@ class Catalog:
         for tool in given:
             warnings += _validate(tool, seen, min_description_length)
         if warnings:
-            _log_warnings(warnings, len(given))
+            log_warnings(warnings, len(given))
         core_names = set(core)
         unknown = sorted(core_names - seen)
         if unknown:
@@ -301,7 +307,7 @@ _SUMMARIES = {
 }
 
 
-def _log_warnings(warnings: Sequence[CatalogWarning], tools: int) -> None:
+def log_warnings(warnings: Sequence[CatalogWarning], tools: int) -> None:
     """One line per kind of warning of a catalog, however many tools; once per set of
     warnings, however often the same catalog is built (``LOGGED_SUMMARIES``)."""
     signature = hash((tools, tuple(warnings)))

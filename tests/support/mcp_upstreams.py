@@ -9,6 +9,10 @@
   same way, for a test that needs it as a process.
 - ``noisy``, a disk monitor whose tool logs an error (``notifications/message``), run the same
   way.
+- ``patient``, whose ``wait`` answers after the seconds it is given (reporting progress as it
+  starts, so a test knows the call is pending), and whose ``peek`` has a thin description.
+- ``gated``, a low-level server with one thin tool whose first ``tools/list`` waits until the
+  file ``$GATE`` exists: a server that lists when the test says so.
 """
 
 from __future__ import annotations
@@ -16,13 +20,24 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
+import anyio
+from mcp import types
+from mcp.server import Server
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus, ToolsListChanged
 from pydantic import Field
 
-__all__ = ["add_reschedule", "alpha_server", "beta_server", "noisy_server"]
+__all__ = [
+    "add_reschedule",
+    "alpha_server",
+    "beta_server",
+    "gated_server",
+    "noisy_server",
+    "patient_server",
+]
 
 Text = Annotated[str, Field(description="Free text")]
 
@@ -86,10 +101,42 @@ def noisy_server() -> MCPServer:
     return server
 
 
-SERVERS: dict[str, Callable[[], MCPServer]] = {
+def patient_server() -> MCPServer:
+    """A server whose call stays pending as long as a test wants."""
+    server = MCPServer("patient", log_level="WARNING")
+
+    @server.tool(description="Wait the given number of seconds, then answer that it waited.")
+    async def wait(seconds: float, ctx: Context) -> str:
+        await ctx.report_progress(0, seconds, "started")
+        await anyio.sleep(seconds)  # the tool's own work: taking its time
+        return f"waited {seconds:g} s"
+
+    @server.tool(description="Peek.")
+    def peek() -> str:
+        return "nothing"
+
+    return server
+
+
+def gated_server() -> Server[Any]:
+    """One thin tool, listed once the file ``$GATE`` exists."""
+    gate = Path(os.environ["GATE"])
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        while not await anyio.Path(gate).exists():  # noqa: ASYNC110 - another process's file
+            await anyio.sleep(0.05)  # polling a file the test creates
+        tool = types.Tool(name="poke", description="Poke.", input_schema={"type": "object"})
+        return types.ListToolsResult(tools=[tool])
+
+    return Server("gated", on_list_tools=list_tools)
+
+
+SERVERS: dict[str, Callable[[], Any]] = {
     "alpha": lambda: alpha_server(InMemorySubscriptionBus()),
     "beta": beta_server,
     "noisy": noisy_server,
+    "patient": patient_server,
+    "gated": gated_server,
 }
 
 if __name__ == "__main__":
@@ -99,7 +146,15 @@ if __name__ == "__main__":
         with open(os.environ["PIDFILE"], "w", encoding="utf-8") as file:
             file.write(str(os.getpid()))
     chosen = SERVERS[sys.argv[1]]()
-    if os.environ.get("PORT"):
+    if isinstance(chosen, Server):
+        from mcp.server.stdio import stdio_server
+
+        async def serve_stdio(server: Server[Any]) -> None:
+            async with stdio_server() as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+
+        anyio.run(serve_stdio, chosen)
+    elif os.environ.get("PORT"):
         chosen.run("streamable-http", port=int(os.environ["PORT"]))
     else:
         chosen.run("stdio")

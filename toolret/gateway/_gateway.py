@@ -45,6 +45,7 @@ from toolret.gateway._upstream import (
     Upstream,
     UpstreamUnavailable,
 )
+from toolret.gateway._warnings import SaidOnce
 
 if TYPE_CHECKING:
     from mcp import types
@@ -98,6 +99,7 @@ class Gateway:
         self._ready_by: float | None = None
         self._checked: set[str] = set()
         """The upstreams whose first listing the configured names were checked against."""
+        self._warnings = SaidOnce()
 
     def on_tools_changed(self, listener: Callable[[], Awaitable[None]]) -> None:
         """Call ``listener`` whenever what the gateway offers changed: after a new catalog was
@@ -194,7 +196,7 @@ class Gateway:
             await self._wait_started(self.indexed)
         catalog = self.visible
         unavailable = [
-            {"server": u.name, "error": self._why_unavailable(u)}
+            {"server": u.name, "error": u.why()}
             for u in self.upstreams.values()
             if u.state is not State.UP
         ]
@@ -230,7 +232,7 @@ class Gateway:
             upstream = self.upstreams.get(server) if server is not None else None
             if upstream is not None and upstream.tools is None:  # it has never listed
                 return error_result(
-                    f"server {upstream.name!r} is unavailable: {self._why_unavailable(upstream)}; "
+                    f"server {upstream.name!r} is unavailable: {upstream.why()}; "
                     "its tools are not listed yet"
                 )
             return error_result(f"no tool is named {name!r}; call find_tools to find one")
@@ -267,17 +269,15 @@ class Gateway:
                 known.add(f"{upstream.name}{SEPARATOR}{tool.name}")
         return known
 
-    def _why_unavailable(self, upstream: Upstream) -> str:
-        if upstream.state is State.CONNECTING:
-            return f"still connecting: no answer within {self.ready_timeout:g} s of the start"
-        return upstream.error or "not connected"
-
-    def status(self) -> dict[str, Any]:
-        """Every upstream's state, and the catalog's."""
+    def status(self, *, details: bool = True) -> dict[str, Any]:
+        """Every upstream's state, and the catalog's; without ``details``, not what went wrong
+        (an upstream's error and last stderr lines, indexing's error), which only an operator
+        may read."""
+        indexing = self.indexing if details else self.indexing.split(":")[0]
         return {
-            "upstreams": {name: u.status() for name, u in self.upstreams.items()},
+            "upstreams": {name: u.status(details=details) for name, u in self.upstreams.items()},
             "tools": 0 if self.catalog is None else len(self.catalog),
-            "indexing": self.indexing,
+            "indexing": indexing,
         }
 
     # -- keeping the catalog current ---------------------------------------------------------------
@@ -376,7 +376,9 @@ class Gateway:
         examples = {name: texts for name, texts in config.examples.items() if name in known}
         keywords = {name: words for name, words in config.keywords.items() if name in known}
         try:
-            return catalog_from_mcp(listings, core=core, examples=examples, keywords=keywords)
+            return self._warnings.build(
+                lambda: catalog_from_mcp(listings, core=core, examples=examples, keywords=keywords)
+            )
         except CatalogError as error:
             log.error("toolret gateway: the upstream tools cannot form a catalog: %s", error)
             return self.catalog

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from typing import TYPE_CHECKING, Any, Self
 
 if TYPE_CHECKING:
@@ -98,18 +98,37 @@ class _EndNoticing:
         await self.aclose()
 
 
-def noticing_transport(ended: asyncio.Future[str]) -> httpx2.AsyncBaseTransport:
-    """An HTTP transport that resolves ``ended`` when a request cannot connect to the server:
-    a server gone, seen on the next call, listing or reconnect of its notification stream."""
+def noticing_transport(ended: asyncio.Future[str], url: str | None) -> httpx2.AsyncBaseTransport:
+    """An HTTP transport that resolves ``ended`` when a request cannot connect to the server
+    (a server gone, seen on the next call, listing or reconnect of its notification stream), and
+    when a response it is reading breaks off (a server killed while it streams: a pending
+    call's answer, the 2026 protocol's change stream)."""
     import httpx2
+
+    class Breaking(httpx2.AsyncByteStream):
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            try:
+                async for chunk in self.inner:
+                    yield chunk
+            except (httpx2.ReadError, httpx2.RemoteProtocolError):
+                end(ended, f"the connection to {url} was lost")
+                raise
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
 
     class Noticing(httpx2.AsyncHTTPTransport):
         async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
             try:
-                return await super().handle_async_request(request)
+                response = await super().handle_async_request(request)
             except httpx2.ConnectError as error:
-                end(ended, describe(error))
+                end(ended, describe(error, url))
                 raise
+            response.stream = Breaking(response.stream)
+            return response
 
     return Noticing()
 
@@ -119,11 +138,20 @@ def end(ended: asyncio.Future[str], why: str) -> None:
         ended.set_result(why)
 
 
-def describe(error: BaseException) -> str:
-    """The innermost message of a (possibly grouped) transport failure."""
+def describe(error: BaseException, url: str | None = None) -> str:
+    """A (possibly grouped) failure of the connection to ``url`` (None: a process) in plain
+    words: ``cannot connect to URL (…)``, ``the connection to URL was lost``; else its
+    innermost message."""
+    import httpx2
+    from mcp.client.subscriptions import SubscriptionLost
+
     while isinstance(error, BaseExceptionGroup) and error.exceptions:
         error = error.exceptions[0]
     text = str(error).strip()
     if isinstance(error, Ended):
         return text
+    if url is not None and isinstance(error, httpx2.ConnectError):
+        return f"cannot connect to {url} ({text or type(error).__name__})"
+    if url is not None and isinstance(error, SubscriptionLost | httpx2.TransportError):
+        return f"the connection to {url} was lost"
     return f"{type(error).__name__}: {text}" if text else type(error).__name__

@@ -5,7 +5,8 @@ bad argument, or later) was reported as a bare "Connection closed". ``child_proc
 transport (newline-delimited JSON-RPC on stdin and stdout, the process in a session of its own,
 stopped as the MCP lifecycle says: stdin closed, then the process group terminated) that also
 keeps the process: when its output ends, ``ended`` says ``its process exited with status 3``
-(or ``killed by SIGKILL``) and quotes the last lines it wrote to stderr. Its stderr still
+(or ``killed by SIGKILL``) and quotes the last lines it wrote to stderr (``(its last stderr
+lines: …)``), which only the gateway's log and token holders see. Its stderr still
 reaches the gateway's own, line by line as it comes.
 """
 
@@ -117,7 +118,7 @@ async def _how_it_ended(process: Process, tail: deque[str]) -> str:
     if not tail:
         return how
     said = " | ".join(line.strip()[:200] for line in tail)
-    return f"{how}; its last stderr lines: {said}"
+    return f"{how} (its last stderr lines: {said})"
 
 
 async def _exit_code(process: Process, within: float) -> int | None:

@@ -92,27 +92,42 @@ class Upstream:
         self._changed = asyncio.Event()
         self._ended: asyncio.Future[str] | None = None
         """Resolved, with why, when the connection's transport ends (``_Watched``)."""
+        self._delay = retry[0]
+        """The wait before the next reconnect, once the connection is lost."""
+        self._retry_at: float | None = None
+        """When the next reconnect starts (the loop's clock), while waiting for it."""
+        self._started: float | None = None
+        """When the first connection began (the loop's clock)."""
 
-    def status(self) -> dict[str, Any]:
-        """What ``/readyz`` and find_tools say about it."""
+    def status(self, *, details: bool = True) -> dict[str, Any]:
+        """What ``/readyz`` says about it; ``details``: with why it is down (``why``)."""
         out: dict[str, Any] = {"state": self.state.value, "transport": self.config.transport}
         out["tools"] = None if self.tools is None else len(self.tools)
-        if self.error is not None and self.state is not State.UP:
-            out["error"] = self.error
+        if details and self.state is not State.UP:
+            out["error"] = self.why()
         return out
+
+    def why(self) -> str:
+        """Why it is not up, and what the gateway does next, in one sentence: ``its process
+        exited with status 3 (…); restarting it in 4 s``, ``the connection to URL was lost;
+        reconnecting in 1 s``, ``still connecting: trying for 42 s``."""
+        loop = asyncio.get_running_loop()
+        if self.state is State.CONNECTING:
+            trying = loop.time() - self._started if self._started is not None else 0.0
+            return f"still connecting: trying for {trying:.0f} s"
+        if self.state is State.UP:
+            return "up"
+        verb = "restarting it" if self.config.transport == "stdio" else "reconnecting"
+        wait = self._delay if self._retry_at is None else self._retry_at - loop.time()
+        then = f"{verb} in {round(wait, 1):g} s" if wait >= 0.1 else f"{verb} now"
+        return f"{self.error or 'not connected'}; {then}"
 
     @property
     def client(self) -> mcp.Client:
         """The connected client; ``UpstreamUnavailable`` saying why when not connected."""
         client = self._client
         if client is None or self.state is not State.UP:
-            if self.state is State.CONNECTING:
-                raise UpstreamUnavailable(
-                    f"server {self.name!r} is unavailable: still connecting, its tools are not "
-                    "listed yet; try again shortly"
-                )
-            why = self.error or "not connected"
-            raise UpstreamUnavailable(f"server {self.name!r} is unavailable: {why}")
+            raise UpstreamUnavailable(f"server {self.name!r} is unavailable: {self.why()}")
         return client
 
     def offers(self, feature: str) -> bool:
@@ -138,17 +153,27 @@ class Upstream:
         server is not connected, or as soon as its connection ends while the request waits (a
         server that stopped answering is caught by the ping)."""
         client = self.client
+        ended = self._ended
         try:
-            return await unless_ended(request(client), self._ended, self._pending)
-        except ConnectionEnded:
-            why = self.error or "the connection ended"
+            return await unless_ended(request(client), ended, self._pending)
+        except Exception as error:
+            if ended is None or not await _a_loss(error, ended):
+                raise
+            why = self.why() if self.state is State.DOWN else f"{ended.result()}; {self._next()}"
             raise UpstreamUnavailable(f"server {self.name!r} is unavailable: {why}") from None
+
+    def _next(self) -> str:
+        """What the gateway does next after a loss it has not yet handled."""
+        verb = "restarting it" if self.config.transport == "stdio" else "reconnecting"
+        return f"{verb} in {round(self._delay, 1):g} s"
 
     async def run(self) -> None:
         """Connect, list, watch; reconnect after a loss. Runs until cancelled."""
+        loop = asyncio.get_running_loop()
         self._delay = self._retry[0]
+        self._started = loop.time()
         while True:
-            ended = self._ended = asyncio.get_running_loop().create_future()
+            ended = self._ended = loop.create_future()
             try:
                 async with self._connect(ended) as client:
                     self._client = client
@@ -166,7 +191,11 @@ class Upstream:
                 await self._lost(ended.result() if ended.done() else error)  # how, if told
             finally:
                 self._client = None
-            await asyncio.sleep(self._delay)  # the reconnect backoff, not a synchronisation
+            self._retry_at = loop.time() + self._delay
+            try:
+                await asyncio.sleep(self._delay)  # the reconnect backoff, not a synchronisation
+            finally:
+                self._retry_at = None
             self._delay = min(self._delay * 2, self._retry[1])
 
     async def _serve(self, client: mcp.Client) -> None:
@@ -196,7 +225,7 @@ class Upstream:
                 params = StdioServerParameters(
                     command=config.command,
                     args=list(config.args),
-                    env=dict(config.env) or None,
+                    env=config.environment() or None,
                     cwd=config.cwd,
                 )
                 transport = child_process(params, ended)
@@ -208,7 +237,7 @@ class Upstream:
                     httpx2.AsyncClient(
                         headers=dict(config.headers),
                         timeout=httpx2.Timeout(30.0, read=300.0),
-                        transport=noticing_transport(ended),
+                        transport=noticing_transport(ended, config.url),
                     )
                 )
                 transport = streamable_http_client(config.url, http_client=http)
@@ -290,14 +319,40 @@ class Upstream:
 
     async def _lost(self, error: BaseException | str) -> None:
         """Mark it down and tell the gateway, once: a failed reconnect changes nothing."""
-        detail = error if isinstance(error, str) else describe(error)
+        detail = error if isinstance(error, str) else describe(error, self.config.url)
         was, self.state, self.error = self.state, State.DOWN, detail
         if was is not State.DOWN:
-            log.warning("toolret gateway: %s is down (%s); reconnecting", self.name, detail)
+            log.warning("toolret gateway: %s is down: %s", self.name, self.why())
             await self._on_change(self)
 
     def __repr__(self) -> str:
         return f"<Upstream {self.name} {self.state.value}>"
+
+
+LOSS_GRACE = 2.0
+"""Seconds a request that failed as its connection failed waits to learn how the connection
+ended (a process's exit status), so its caller is told that, not the transport's words."""
+
+
+async def _a_loss(error: Exception, ended: asyncio.Future[str]) -> bool:
+    """Whether ``error`` is the loss of the connection (``ended`` resolves, within
+    ``LOSS_GRACE``), not an error the server answered."""
+    import anyio
+    import httpx2
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED
+
+    if isinstance(error, ConnectionEnded):
+        return True
+    if isinstance(error, MCPError):
+        if error.code != CONNECTION_CLOSED:
+            return False  # the server's own answer
+    elif not isinstance(error, OSError | httpx2.TransportError | anyio.BrokenResourceError):
+        return ended.done()
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(LOSS_GRACE):
+            await asyncio.shield(ended)
+    return ended.done()
 
 
 def _raise_if_cancelled(error: Exception) -> None:
