@@ -116,7 +116,7 @@ class Catalog:
         for tool in given:
             warnings += _validate(tool, seen, min_description_length)
         if warnings:
-            log_warnings(warnings, len(given))
+            _log_once(warnings, len(given))
         core_names = set(core)
         unknown = sorted(core_names - seen)
         if unknown:
@@ -307,9 +307,9 @@ _SUMMARIES = {
 }
 
 
-def log_warnings(warnings: Sequence[CatalogWarning], tools: int) -> None:
-    """One line per kind of warning of a catalog, however many tools; once per set of
-    warnings, however often the same catalog is built (``LOGGED_SUMMARIES``)."""
+def _log_once(warnings: Sequence[CatalogWarning], tools: int) -> None:
+    """``log_warnings``, once per set of warnings, however often the same catalog is built
+    (``LOGGED_SUMMARIES``)."""
     signature = hash((tools, tuple(warnings)))
     if signature in _logged:
         _logged.move_to_end(signature)
@@ -317,6 +317,11 @@ def log_warnings(warnings: Sequence[CatalogWarning], tools: int) -> None:
     _logged[signature] = None
     if len(_logged) > LOGGED_SUMMARIES:
         _logged.popitem(last=False)
+    log_warnings(warnings, tools)
+
+
+def log_warnings(warnings: Sequence[CatalogWarning], tools: int) -> None:
+    """One line per kind of warning of a catalog of ``tools`` tools, however many tools."""
     for kind, (what, cost) in _SUMMARIES.items():
         names = list(dict.fromkeys(w.tool for w in warnings if w.kind == kind))
         if not names:
