@@ -43,6 +43,15 @@ def gateway(
             "hears list_changed and can cancel calls (a balancer must then be sticky).",
         ),
     ] = False,
+    pass_env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pass-env",
+            help="Also give every stdio server this variable of the gateway's environment (a "
+            "name, or a glob such as 'AWS_*'); repeat for several. They get HOME, LOGNAME, PATH, "
+            'SHELL, TERM and USER, the file\'s "passEnv" and their own "env" besides.',
+        ),
+    ] = None,
     ready_timeout: Annotated[
         float | None,
         typer.Option(
@@ -77,6 +86,11 @@ def gateway(
         check_names(servers)
     if ready_timeout is not None:
         servers = dataclasses.replace(servers, ready_timeout=ready_timeout)
+    if pass_env:
+        passing = tuple(
+            dataclasses.replace(u, pass_env=(*u.pass_env, *pass_env)) for u in servers.upstreams
+        )
+        servers = dataclasses.replace(servers, upstreams=passing)
     tokens = [t.strip() for t in os.environ.get("TOOLRET_GATEWAY_TOKENS", "").split(",")]
     with _stdout_to_stderr(not http):  # over stdio nothing but MCP may reach stdout
         url = asyncio.run(asyncio.to_thread(resolve_database_url))

@@ -9,7 +9,8 @@
       "examples": "fleet.examples.toml",
       "keywords": {"linear__create_issue": ["ticket", "bug report"]},
       "allowed": ["github__*", "linear__create_issue"],
-      "readyTimeout": 30
+      "readyTimeout": 30,
+      "passEnv": ["NODE_EXTRA_CA_CERTS", "AWS_*"]
     }
 
 A server with ``command`` is started as a child process and spoken to over stdio; one with
@@ -23,7 +24,10 @@ the shapes ``catalog_from_mcp`` takes. ``allowed`` (tool names or ``server__*`` 
 ``Catalog.only`` takes) is what the gateway's clients may see and call: find_tools ranks only
 among those tools, from the whole fleet's indexed corpus. ``readyTimeout`` bounds, in
 seconds, how long the first ``tools/list``, ``find_tools`` or ``call_tool`` waits for every
-server's first listing.
+server's first listing. ``passEnv`` names variables of the gateway's own environment
+(names, or ``fnmatch`` globs such as ``AWS_*``) that every stdio server gets beside the MCP
+SDK's few (``HOME``, ``LOGNAME``, ``PATH``, ``SHELL``, ``TERM``, ``USER``) and its own ``env``;
+a server's entry may have its own ``passEnv`` too.
 
 Mistakes fail at start, naming what is wrong: a key this file does not define (at the top or in
 a server's entry), and a ``core``, ``examples`` or ``keywords`` name that is no configured
@@ -35,6 +39,7 @@ does not have is the gateway's to refuse, once that server has listed
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,8 +67,9 @@ _TOP_KEYS = (
     "keywords",
     "allowed",
     "readyTimeout",
+    "passEnv",
 )
-_SERVER_KEYS = ("type", "command", "args", "env", "cwd", "url", "headers")
+_SERVER_KEYS = ("type", "command", "args", "env", "cwd", "url", "headers", "passEnv")
 
 
 @dataclass(frozen=True)
@@ -77,11 +83,25 @@ class UpstreamConfig:
     cwd: str | None = None
     url: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
+    pass_env: tuple[str, ...] = ()
+    """Variables of the gateway's environment a stdio server also gets (names or globs)."""
 
     @property
     def transport(self) -> str:
         """``stdio`` or ``http``."""
         return "stdio" if self.command is not None else "http"
+
+    def environment(self) -> dict[str, str]:
+        """What its process gets beside the MCP SDK's default: the gateway's variables that
+        ``pass_env`` names, then its ``env``."""
+        from fnmatch import fnmatchcase
+
+        passed = {
+            name: value
+            for name, value in os.environ.items()
+            if any(fnmatchcase(name, pattern) for pattern in self.pass_env)
+        }
+        return passed | dict(self.env)
 
     def __repr__(self) -> str:  # env and headers hold secrets
         where = self.command if self.command is not None else self.url
@@ -156,7 +176,8 @@ def parse_config(data: Any, *, base: Path | None = None) -> GatewayConfig:
     servers = data.get("mcpServers", data.get("servers"))
     if not isinstance(servers, Mapping) or not servers:
         raise ConfigurationError('"mcpServers" must be an object naming at least one server')
-    upstreams = tuple(_upstream(str(name), entry) for name, entry in servers.items())
+    passed = tuple(_strings(data.get("passEnv", []), '"passEnv"'))
+    upstreams = tuple(_upstream(str(name), entry, passed) for name, entry in servers.items())
     core = data.get("core", [])
     if not isinstance(core, list) or not all(isinstance(name, str) for name in core):
         raise ConfigurationError('"core" must be a list of tool names (server__tool)')
@@ -249,7 +270,7 @@ def _examples(value: Any, base: Path | None) -> dict[str, tuple[str, ...]]:
     return {str(name): tuple(texts) for name, texts in value.items()}
 
 
-def _upstream(name: str, entry: Any) -> UpstreamConfig:
+def _upstream(name: str, entry: Any, pass_env: tuple[str, ...]) -> UpstreamConfig:
     where = f"mcpServers.{name}"
     if not name:
         raise ConfigurationError("a server in mcpServers has an empty name")
@@ -274,6 +295,7 @@ def _upstream(name: str, entry: Any) -> UpstreamConfig:
             args=tuple(_strings(entry.get("args", []), f"{where}.args")),
             env=_string_map(entry.get("env", {}), f"{where}.env"),
             cwd=_optional_string(entry.get("cwd"), f"{where}.cwd"),
+            pass_env=(*pass_env, *_strings(entry.get("passEnv", []), f"{where}.passEnv")),
         )
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         raise ConfigurationError(f"{where}.url must be an http:// or https:// URL")
