@@ -84,8 +84,15 @@ async def test_a_server_still_connecting_at_the_ready_timeout_is_named_and_joins
         async with ToolRetrievalClient(database_url) as retrieval:
             gateway = Gateway(config, retrieval, retry=(600.0, 600.0))
             async with serving(http_app(gateway)) as served, Client(f"{served.url}/mcp") as client:
-                names = [tool.name for tool in (await client.list_tools()).tools]
+                listed = (await client.list_tools()).tools
+                names = [tool.name for tool in listed]
                 assert names == ["alpha__list_events", "find_tools", "call_tool"]
+                said = re.search(
+                    r"Server 'slow' is still connecting: trying for (\d+) s\.$",
+                    listed[1].description or "",
+                )
+                assert said is not None, listed[1].description
+                assert int(said.group(1)) >= 5, "at least the ready timeout"
                 found = await find(client, "check that the slow server answers")
                 (unavailable,) = found["unavailable"]
                 assert unavailable["server"] == "slow"

@@ -57,10 +57,12 @@ GATEWAY_SCHEMAS: Mapping[str, Mapping[str, Any]] = {
 """The input schemas of the gateway's own tools, by name."""
 
 
-def exposed_tools(catalog: Catalog | None, core: Sequence[Tool]) -> list[types.Tool]:
+def exposed_tools(
+    catalog: Catalog | None, core: Sequence[Tool], note: str = ""
+) -> list[types.Tool]:
     """``tools/list``: the ``core`` tools as their servers listed them (title, annotations and
     output schema kept, renamed ``server__tool``), then find_tools, whose description names
-    what lies behind it in ``catalog``, and call_tool."""
+    what lies behind it in ``catalog`` (and ends with ``note``), and call_tool."""
     from mcp import types
 
     exposed = [tool.definition.tool.model_copy(update={"name": tool.name}) for tool in core]
@@ -68,7 +70,7 @@ def exposed_tools(catalog: Catalog | None, core: Sequence[Tool]) -> list[types.T
     exposed.append(
         types.Tool(
             name=FIND_TOOLS,
-            description=FIND_TOOLS_DESCRIPTION + behind,
+            description=FIND_TOOLS_DESCRIPTION + behind + note,
             input_schema=json.loads(json.dumps(CAPABILITIES_SCHEMA)),
         )
     )

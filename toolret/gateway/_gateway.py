@@ -161,8 +161,11 @@ class Gateway:
         return None if catalog is None else catalog.only(self.config.allowed)
 
     def tools(self) -> list[types.Tool]:
-        """The exposed tools: core tools of the servers that are up, find_tools, call_tool."""
+        """The exposed tools: core tools of the servers that are up, find_tools (naming the
+        servers still connecting past the start, and for how long), call_tool."""
         catalog = self.visible
+        late = [u for u in self.upstreams.values() if u.state is State.CONNECTING]
+        note = "".join(f" Server {u.name!r} is {u.why()}." for u in late if self.started)
         up = [
             tool
             for tool in (catalog.core if catalog is not None else ())
@@ -170,7 +173,7 @@ class Gateway:
             and self.upstreams[origin[0]].state is State.UP
             and not needs_task(tool)
         ]
-        return exposed_tools(catalog, up)
+        return exposed_tools(catalog, up, note)
 
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         """The input schema of an exposed tool (None for any other name), without building
@@ -364,6 +367,9 @@ class Gateway:
             waiting.cancel()
             task.result()  # its failure
             raise RuntimeError("the gateway stopped while starting")
+        for upstream in self.upstreams.values():
+            if upstream.state is State.CONNECTING:
+                log.warning("toolret gateway: %s is %s", upstream.name, upstream.why())
         return task
 
     def _build(self) -> Catalog | None:
