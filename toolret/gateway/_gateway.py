@@ -245,9 +245,11 @@ class Gateway:
         if catalog is not None and needs_task(catalog[name]):
             return task_refusal(name)
         server, original = origin
+        from mcp.shared.exceptions import MCPError
+
         try:
             return await self.upstreams[server].call_tool(original, arguments, progress)
-        except UpstreamUnavailable as error:
+        except (UpstreamUnavailable, MCPError) as error:
             return error_result(str(error))
         except Exception as error:
             return error_result(f"server {server!r} failed: {error}")

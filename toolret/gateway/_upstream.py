@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from mcp import types
     from mcp.client._transport import Transport
     from mcp.shared.dispatcher import ProgressFnT
+    from mcp.shared.exceptions import MCPError
 
 __all__ = ["HEALTH", "LIST_INTERVAL", "RETRY", "State", "Upstream", "UpstreamUnavailable"]
 
@@ -152,12 +154,16 @@ class Upstream:
         """``request`` on the connected client: ``UpstreamUnavailable`` saying why when the
         server is not connected, or as soon as its connection ends while the request waits (a
         server that stopped answering is caught by the ping)."""
+        from mcp.shared.exceptions import MCPError
+
         client = self.client
         ended = self._ended
         try:
             return await unless_ended(request(client), ended, self._pending)
         except Exception as error:
             if ended is None or not await _a_loss(error, ended):
+                if isinstance(error, MCPError):
+                    raise _theirs(error, self.name) from error
                 raise
             why = self.why() if self.state is State.DOWN else f"{ended.result()}; {self._next()}"
             raise UpstreamUnavailable(f"server {self.name!r} is unavailable: {why}") from None
@@ -327,6 +333,16 @@ class Upstream:
 
     def __repr__(self) -> str:
         return f"<Upstream {self.name} {self.state.value}>"
+
+
+def _theirs(error: MCPError, server: str) -> MCPError:
+    """An error ``server`` answered, as the gateway's clients get it: naming the server, its
+    message without the code a TypeScript server writes into it (``MCP error -32602: …``),
+    which a client adds again."""
+    from mcp.shared.exceptions import MCPError
+
+    message = re.sub(r"^MCP error -?\d+: ", "", error.message)
+    return MCPError(error.code, f"server {server!r}: {message}", error.data)
 
 
 LOSS_GRACE = 2.0
