@@ -388,7 +388,8 @@ class Gateway:
                 lambda: catalog_from_mcp(listings, core=core, examples=examples, keywords=keywords)
             )
         except CatalogError as error:
-            log.error("toolret gateway: the upstream tools cannot form a catalog: %s", error)
+            if self._warnings.first(f"catalog: {error}"):
+                log.error("toolret gateway: the upstream tools cannot form a catalog: %s", error)
             return self.catalog
 
     async def _index(self, catalog: Catalog) -> None:

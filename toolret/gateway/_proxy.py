@@ -134,9 +134,10 @@ async def _gather(
                     if not cursor:
                         break
         except Exception as error:  # one server's failure leaves it out of the list
-            log.warning(
-                "toolret gateway: listing %s of %s failed: %r", feature, upstream.name, error
-            )
+            if upstream.said.first(f"listing {feature}: {error!r}"):  # once per cause
+                log.warning(
+                    "toolret gateway: listing %s of %s failed: %r", feature, upstream.name, error
+                )
             return None
         return results
 

@@ -27,6 +27,7 @@ from toolret.gateway._health import HEALTH, ConnectionEnded, ping_until_silent, 
 from toolret.gateway._logs import OPT_IN, log_to_stderr
 from toolret.gateway._noticing import Watched, describe, end, noticing_transport, until_ended
 from toolret.gateway._stdio import child_process
+from toolret.gateway._warnings import SaidOnce
 
 if TYPE_CHECKING:
     import mcp
@@ -100,6 +101,8 @@ class Upstream:
         """When the next reconnect starts (the loop's clock), while waiting for it."""
         self._started: float | None = None
         """When the first connection began (the loop's clock)."""
+        self.said = SaidOnce()
+        """What about it was logged: each warning once per start per cause."""
 
     def status(self, *, details: bool = True) -> dict[str, Any]:
         """What ``/readyz`` says about it; ``details``: with why it is down (``why``)."""

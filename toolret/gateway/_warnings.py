@@ -1,4 +1,5 @@
-"""The fleet's catalog warnings, said once per start per cause.
+"""The gateway's warnings, said once per start per cause: the fleet's catalog warnings, and
+any other cause a caller names (``SaidOnce.first``).
 
 The gateway builds its catalog again whenever a server lists: while it starts, once per server
 (each a partial catalog), and later whenever a server's tools change. The catalog would log its
@@ -20,10 +21,16 @@ __all__ = ["SaidOnce"]
 
 
 class SaidOnce:
-    """Builds catalogs, logging each of their warnings once."""
+    """Builds catalogs, logging each of their warnings once; tells whether a cause is new."""
 
     def __init__(self) -> None:
         self._said: set[tuple[str, str]] = set()
+
+    def first(self, cause: str) -> bool:
+        """Whether ``cause`` is said for the first time (and remember it said)."""
+        new = ("", cause) not in self._said
+        self._said.add(("", cause))
+        return new
 
     def build(self, build: Callable[[], Catalog]) -> Catalog:
         """``build()``'s catalog, its warnings not said before logged."""
