@@ -104,7 +104,7 @@ def free_port() -> int:
 
 async def measure(url: str, count: int) -> dict[str, Any]:
     toolret = str(Path(sys.executable).with_name("toolret"))
-    env = {"DATABASE_URL": url, "PATH": "/usr/bin:/bin"}
+    env = {"DATABASE_URL": url, "PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)}  # this checkout
     phrases = messages(count + 10)
     entry = {
         "command": sys.executable,
