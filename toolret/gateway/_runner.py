@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sys
 from collections.abc import Sequence
 from typing import Literal
 
@@ -39,7 +38,10 @@ def run(
     """Serve the gateway until the client closes stdio, or SIGTERM/SIGINT over HTTP
     (``sessions``: see ``http_app``)."""
     require("gateway", "mcp", "uvicorn", purpose="toolret gateway")
-    log_to_stderr()
+    from toolret.service._runner import configure_logging
+
+    configure_logging("warning", "%(message)s")  # one format over either transport, as the
+    # guide shows it: `toolret gateway: fs is down: …`
     if transport == "http":
         from toolret.service._runner import exit_cleanly, is_loopback
 
@@ -59,19 +61,6 @@ def run(
         )
     else:
         asyncio.run(_serve_stdio(config, database_url))
-
-
-def log_to_stderr() -> None:
-    """toolret's log lines on stderr at ``WARNING``, each its message alone (``toolret
-    gateway: fs is down: …``), over either transport; unless the application has configured
-    logging (a handler on the root or the ``toolret`` logger)."""
-    ours = logging.getLogger("toolret")
-    if ours.handlers or logging.getLogger().handlers:
-        return
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(message)s"))
-    ours.addHandler(handler)
-    ours.setLevel(logging.WARNING)
 
 
 async def _serve_stdio(config: GatewayConfig, database_url: str) -> None:

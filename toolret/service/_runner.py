@@ -95,14 +95,14 @@ def bind(settings: ServiceSettings) -> socket.socket:
     return sock
 
 
-def configure_logging(level: str) -> None:
-    """toolret's log lines on stderr at ``level``, unless the application has configured
-    logging (a handler on the root or the ``toolret`` logger)."""
+def configure_logging(level: str, form: str = "%(levelname)s %(name)s: %(message)s") -> None:
+    """toolret's log lines on stderr at ``level``, each as ``form`` says, unless the
+    application has configured logging (a handler on the root or the ``toolret`` logger)."""
     ours = logging.getLogger("toolret")
     if ours.handlers or logging.getLogger().handlers:
         return
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(logging.Formatter(form))
     ours.addHandler(handler)
     ours.setLevel(level.upper())
 
