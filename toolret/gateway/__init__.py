@@ -5,7 +5,8 @@ Needs ``toolret[gateway]`` (the MCP SDK's server and client, 2.x).
 - ``config``: the ``mcpServers`` JSON MCP clients already use (stdio and streamable HTTP).
 - ``upstream``: one upstream server kept connected, listed and watched by a supervisor task;
   ``stdio`` (its child process, and how it exited), ``noticing`` (a connection that ends),
-  ``health`` (a server that stops answering: a ping), ``logs`` (its log messages on stderr).
+  ``health`` (a server that stops answering: a ping), ``logs`` (its log messages on stderr),
+  ``warnings`` (each warning once per start per cause).
 - ``gateway``: every upstream's tools in one catalog, indexed; readiness; call routing;
   ``finding``: find_tools' answer, by meaning or by BM25 saying so.
 - ``exposed``: the gateway's own tools (core, find_tools, call_tool) and their answers' shapes.
