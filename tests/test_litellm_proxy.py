@@ -13,12 +13,17 @@ The proxy runs from a venv of its own, made on first use (about 45 s).
 from __future__ import annotations
 
 import logging
+import os
+import re
+import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from evals.data.cases import CASES
-from evals.perf.litellm_proxy import KEY, litellm_proxy
+from evals.perf.litellm_proxy import KEY, REPO, litellm_proxy
+from tests.support.serve_process import TOOLRET
 from toolret.demo.roster import catalog as roster
 from toolret.embedders import BundledE5Embedder, Embedder, OpenAIEmbedder
 from toolret.embedders._conventions import calibration_key
@@ -89,3 +94,37 @@ async def test_a_wrong_key_names_the_proxy_and_the_key_variable(proxy_url: str) 
     host = proxy_url.removeprefix("http://").removesuffix("/v1")
     assert f"{host} answered HTTP 400: No connected db." in str(caught.value)
     assert "the key was refused: check OPENAI_API_KEY" in str(caught.value)
+
+
+def test_the_guides_recipe_for_a_proxy_runs_as_written(
+    proxy_url: str, database_url: str, tmp_path: Path
+) -> None:
+    """docs/providers.md's block, but for the proxy's URL and key, then a search."""
+    guide = (REPO / "docs" / "providers.md").read_text("utf-8")
+    section = guide.split("### A model behind another name", 1)[1]
+    block = re.findall(r"```sh\n(.*?)```", section, re.DOTALL)[0]
+    script = block.replace("http://localhost:4000/v1", proxy_url).replace("sk-…", KEY)
+    script += '\ntoolret search "احذف جهة الاتصال المكررة"\n'
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if not re.search(r"EMBEDD|OPENAI|GEMINI|REDIS_URL", name)
+    }
+    environment |= {
+        "TOOLRET_DATABASE_URL": database_url,
+        "TOOLRET_TIME_BUDGET_MS": "60000",  # a loaded test machine, not the user's
+        "PATH": f"{Path(TOOLRET).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "COLUMNS": "200",
+    }
+    ran = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        env=environment,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "narrowed" in ran.stdout, ran.stdout
+    assert "/team-embed@384" in ran.stdout
+    assert "does not know" not in ran.stderr
