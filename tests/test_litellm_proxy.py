@@ -13,9 +13,7 @@ The proxy runs from a venv of its own, made on first use (about 45 s).
 from __future__ import annotations
 
 import logging
-import os
 import re
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +21,7 @@ import pytest
 
 from evals.data.cases import CASES
 from evals.perf.litellm_proxy import KEY, REPO, litellm_proxy
-from tests.support.serve_process import TOOLRET
+from tests.test_docs_embedders import run_as_a_user
 from toolret.demo.roster import catalog as roster
 from toolret.embedders import BundledE5Embedder, Embedder, OpenAIEmbedder
 from toolret.embedders._conventions import calibration_key
@@ -105,26 +103,7 @@ def test_the_guides_recipe_for_a_proxy_runs_as_written(
     block = re.findall(r"```sh\n(.*?)```", section, re.DOTALL)[0]
     script = block.replace("http://localhost:4000/v1", proxy_url).replace("sk-…", KEY)
     script += '\ntoolret search "احذف جهة الاتصال المكررة"\n'
-    environment = {
-        name: value
-        for name, value in os.environ.items()
-        if not re.search(r"EMBEDD|OPENAI|GEMINI|REDIS_URL", name)
-    }
-    environment |= {
-        "TOOLRET_DATABASE_URL": database_url,
-        "TOOLRET_TIME_BUDGET_MS": "60000",  # a loaded test machine, not the user's
-        "PATH": f"{Path(TOOLRET).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-        "COLUMNS": "200",
-    }
-    ran = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", script],
-        env=environment,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert ran.returncode == 0, ran.stdout + ran.stderr
+    ran = run_as_a_user(script, database_url, tmp_path)
     assert "narrowed" in ran.stdout, ran.stdout
     assert "/team-embed@384" in ran.stdout
     assert "does not know" not in ran.stderr

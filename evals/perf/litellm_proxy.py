@@ -12,15 +12,13 @@ from the development install. The test (``tests/test_litellm_proxy.py``) and the
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
+from evals.perf.processes import free_port, serving
 
 __all__ = ["KEY", "LITELLM", "litellm_proxy", "litellm_venv"]
 
@@ -50,9 +48,7 @@ def litellm_proxy(upstream: str, aliases: Mapping[str, str]) -> Iterator[str]:
     """Run the proxy on a free loopback port, each alias routed to ``openai/<model>`` at
     ``upstream`` (an OpenAI base URL); yields the proxy's base URL (``…/v1``)."""
     venv = litellm_venv()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     config = venv / f"config-{port}.yaml"
     models = "".join(
         f"  - model_name: {alias}\n    litellm_params:\n      model: openai/{model}\n"
@@ -61,34 +57,11 @@ def litellm_proxy(upstream: str, aliases: Mapping[str, str]) -> Iterator[str]:
     )
     config.write_text(f"model_list:\n{models}general_settings:\n  master_key: {KEY}\n")
     command = [str(venv / "bin" / "litellm"), "--config", str(config), "--port", str(port)]
-    process = subprocess.Popen(
-        [*command, "--host", "127.0.0.1", "--num_workers", "1"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "LITELLM_LOG": "ERROR", "NO_DOCS": "True"},
-    )
+    environment = {**os.environ, "LITELLM_LOG": "ERROR", "NO_DOCS": "True"}
+    command = [*command, "--host", "127.0.0.1", "--num_workers", "1"]
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + DEADLINE
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"litellm exited: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
-            try:
-                if httpx.get(f"{url}/health/liveliness").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the LiteLLM proxy never answered /health/liveliness")
-            time.sleep(0.1)  # polling a condition with a deadline
-        yield f"{url}/v1"
+        with serving(command, f"{url}/health/liveliness", environment, DEADLINE):
+            yield f"{url}/v1"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stderr is not None:
-            process.stderr.close()
         config.unlink(missing_ok=True)
