@@ -56,4 +56,4 @@ lock:  ## re-resolve constraints.txt: the newest versions pyproject.toml allows,
 	rm -rf .lock-venv
 
 clean:
-	rm -rf $(VENV) evals/out .pytest_cache .mypy_cache .ruff_cache $(NPM_DIRS:%=%/node_modules)
+	rm -rf $(VENV) .litellm-venv evals/out .pytest_cache .mypy_cache .ruff_cache $(NPM_DIRS:%=%/node_modules)

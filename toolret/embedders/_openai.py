@@ -26,10 +26,7 @@ Every failure is an ``EmbedderError`` that names the model and says what to chec
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import hashlib
-import json
 import logging
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -41,8 +38,10 @@ import numpy as np
 from toolret._extras import require
 from toolret._profile import RetrievalProfile
 from toolret._tool import Role
-from toolret.embedders._base import Vector, Vectors, l2_normalize
-from toolret.embedders._conventions import MEASURE_HINT, conventions_for
+from toolret.embedders._answers import failure, vectors_of
+from toolret.embedders._base import Vector, Vectors
+from toolret.embedders._conventions import ModelConventions, conventions_for, named_conventions
+from toolret.embedders._served import Unreachable, learn
 from toolret.embedders._window import InputWindow, fit
 from toolret.errors import EmbedderError, EmbedderUnavailableError
 
@@ -66,6 +65,10 @@ TOKEN_MARGIN = 2
 """Tokens kept free where toolret counts with a tokenizer that is the model's family's, not the
 server's own (how a prefix joins the text can differ by a token)."""
 
+VARIABLES = {
+    "API_KEY": "OPENAI_API_KEY (or TOOLRET_OPENAI_API_KEY, which wins)",
+    "BASE_URL": "OPENAI_BASE_URL",
+}
 _warned: set[str] = set()
 
 
@@ -78,6 +81,10 @@ class OpenAIEmbedder:
     ``timeout`` bounds each HTTP attempt for queries (seconds), ``document_timeout`` one for a
     batch of documents (at least ``timeout``), ``max_retries`` the SDK's retries.
     ``profile`` replaces the model's conventions (prefixes, template, score, fusion).
+    ``conventions`` names the model ``model`` is (``multilingual-e5-small``, or ``none``) when
+    the server calls it something toolret does not know (``TOOLRET_EMBEDDING_CONVENTIONS``);
+    unnamed, an unknown name is looked up once, before the first request, where the server
+    tells (``toolret.embedders._served``), and otherwise said in one log line.
 
     ``model_id`` names who computes the vectors: ``openai/<model>@<dimension>`` for OpenAI,
     ``<host:port>/<model>@<dimension>`` for any other server, and a digest of the prefixes when
@@ -101,9 +108,12 @@ class OpenAIEmbedder:
         batch_tokens: int | None = None,
         concurrency: int | None = None,
         profile: RetrievalProfile | None = None,
+        conventions: str | None = None,
     ) -> None:
         self.model = model
-        self.conventions = conventions_for(model)
+        self.conventions: ModelConventions = (
+            conventions_for(model) if conventions is None else named_conventions(conventions)
+        )
         size = dimension or self.conventions.dimension
         if size is None:
             raise ValueError(
@@ -119,6 +129,7 @@ class OpenAIEmbedder:
         if size < 1 or timeout <= 0 or max_retries < 0 or (concurrency or 1) < 1:
             raise ValueError("need dimension >= 1, timeout > 0, max_retries >= 0, concurrency >= 1")
         self.dimension = size
+        self._profiled = profile
         self.profile = profile or self.conventions.profile
         self.input_window: InputWindow = self.conventions.window
         self._dimensions = self.conventions.shortens  # others refuse the field, or ignore it
@@ -128,25 +139,17 @@ class OpenAIEmbedder:
         self._client = self._create_client(api_key, base_url, timeout, max_retries)
         self.base_url = str(self._client.base_url)
         limits = OPENAI_LIMITS if self._namespace() == "openai" else SERVER_LIMITS
-        conventions = self.conventions
         self.batch_size = batch_size or limits[0]
-        self.batch_tokens = batch_tokens or conventions.batch_tokens or limits[1]
-        self.concurrency = concurrency or conventions.concurrency or limits[2]
+        self.batch_tokens = batch_tokens or self.conventions.batch_tokens or limits[1]
+        self.concurrency = concurrency or self.conventions.concurrency or limits[2]
         if self.batch_size < 1 or self.batch_tokens < 1:
             raise ValueError("need batch_size >= 1 and batch_tokens >= 1")
         self._documents = asyncio.Semaphore(self.concurrency)
         self._counter: Callable[[str], int] | None = None
         self.model_id = self._model_id()
         self._closed = False
-        if not self.conventions.known and model not in _warned:
-            _warned.add(model)
-            log.warning(
-                "toolret: %s is a model toolret has no conventions for: no prefixes, a %d-token "
-                "window counted in characters, the bundled model's ranking profile; %s",
-                model,
-                self.input_window.tokens,
-                MEASURE_HINT,
-            )
+        self._settled = self.conventions.known
+        self._settling = asyncio.Lock()
 
     # -- the embedder protocol ---------------------------------------------------------------
 
@@ -161,9 +164,33 @@ class OpenAIEmbedder:
         return vector
 
     async def warm_up(self) -> None:
-        """Load the tokenizer and embed one query: the connection is open, and a wrong key,
-        model or size is known (and logged by the retriever) before the first message."""
+        """Learn the model behind an unknown name, load the tokenizer and embed one query: the
+        connection is open, and a wrong key, model or size is known (and logged by the
+        retriever) before the first message."""
         await self._embed(["warm up"], "query")
+
+    @property
+    def server(self) -> str:
+        """Who answers, as an error names it: ``OpenAI``, else the server's host and port."""
+        return "OpenAI" if self._namespace() == "openai" else self._namespace()
+
+    async def _settle(self) -> None:
+        """Once, before the first request, for a name toolret does not know: take the model
+        the server says it serves, where that keeps the vectors' key (``adopted``)."""
+        async with self._settling:
+            if self._settled:
+                return
+            try:
+                adopt, line = await learn(self._client, self, self._timeout, self._profiled)
+            except Unreachable:
+                return  # the request that follows says why; ask again before the next one
+            self._settled = True
+            if adopt is not None:
+                self.conventions, self.input_window = adopt, adopt.window
+                self.profile = self._profiled or adopt.profile
+            if adopt is not None or self.model not in _warned:
+                _warned.add(self.model)
+                log.log(logging.INFO if adopt else logging.WARNING, "toolret: %s", line)
 
     async def aclose(self) -> None:
         """Close the client's connections; the embedder cannot be used afterwards."""
@@ -224,6 +251,8 @@ class OpenAIEmbedder:
             raise self._error("used after aclose()")
         if not texts:
             return np.empty((0, self.dimension), dtype=np.float32)
+        if not self._settled:
+            await self._settle()
         prepared = await self._prepare(texts, role)
         batches = self._batches(prepared)
         if role == "query" or len(batches) == 1:
@@ -364,14 +393,19 @@ class OpenAIEmbedder:
             )
         except openai.APIStatusError as error:
             raise self._error(
-                f"{self.provider} answered HTTP {error.status_code}: {_message(error)}; "
-                f"{self._hint(error.status_code)}"
+                failure(
+                    error,
+                    self.server,
+                    self._variable("API_KEY"),
+                    self._variable("BASE_URL"),
+                    self._request_model(),
+                )
             ) from error
         except openai.APITimeoutError as error:
             raise self._error(
-                f"no answer within {self._attempt_timeout(role):g}s in {self.attempts} attempts; "
-                "check the "
-                f"server, or raise {self._variable('TIMEOUT')}"
+                f"no answer from {self.server} within {self._attempt_timeout(role):g}s in "
+                f"{self.attempts} attempts; check the server, or raise "
+                f"{self._variable('TIMEOUT')}"
             ) from error
         except openai.APIConnectionError as error:
             raise self._error(
@@ -385,54 +419,13 @@ class OpenAIEmbedder:
 
     def _vectors(self, content: bytes, count: int) -> Vectors:
         try:
-            items = sorted(json.loads(content)["data"], key=lambda item: item.get("index", 0))
-            rows = [_decode(item["embedding"]) for item in items]
-        except (ValueError, KeyError, TypeError, AttributeError, binascii.Error) as error:
-            raise self._error(f"malformed response: {error!r:.200}") from error
-        if len(rows) != count:
-            raise self._error(f"malformed response: {len(rows)} vectors for {count} texts")
-        sizes = sorted({len(row) for row in rows})
-        if sizes != [self.dimension]:
-            raise self._error(
-                f"got vectors of {sizes} dimensions, not {self.dimension}; set "
-                f"TOOLRET_EMBEDDING_DIMENSION to the size {self.model} returns"
-            )
-        array = np.stack(rows).astype(np.float32, copy=False)
-        if not np.isfinite(array).all():
-            raise self._error("malformed response: non-finite vector values")
-        return l2_normalize(array)
-
-    def _hint(self, status: int) -> str:
-        if status in (401, 403):
-            return f"check {self._variable('API_KEY')}"
-        if status == 404:
-            return f"check AI_EMBEDDINGS_MODEL and {self._variable('BASE_URL')}"
-        if status == 429:
-            return "still rate limited after retrying; check the account's quota"
-        if status in (408, 409) or status >= 500:
-            return "still failing after retrying; try again later"
-        return "check AI_EMBEDDINGS_MODEL and TOOLRET_EMBEDDING_DIMENSION"
+            return vectors_of(content, count, self.dimension)
+        except ValueError as error:
+            raise self._error(f"{self.server} {error}") from error
 
     def _variable(self, name: str) -> str:
-        return f"TOOLRET_OPENAI_{name}" if name == "TIMEOUT" else f"OPENAI_{name}"
+        """The setting that sets ``name`` (``API_KEY``, ``BASE_URL``, ``TIMEOUT``)."""
+        return VARIABLES.get(name, f"TOOLRET_OPENAI_{name}")
 
     def _error(self, message: str) -> EmbedderError:
         return EmbedderError(f"{self.model_id}: {message}", model_id=self.model_id)
-
-
-def _decode(embedding: object) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """A vector as the server sent it: base64 of little-endian float32, or a list of numbers."""
-    if isinstance(embedding, str):
-        return np.frombuffer(base64.b64decode(embedding, validate=True), dtype="<f4")
-    if isinstance(embedding, list):
-        return np.asarray(embedding, dtype=np.float32)
-    raise TypeError(f"an embedding is a base64 string or a list, not {type(embedding).__name__}")
-
-
-def _message(error: Any) -> str:
-    body = error.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])[:200]
-    return str(error.message)[:200]
