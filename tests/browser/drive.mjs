@@ -58,7 +58,7 @@ async function ask(page, plan, message, index) {
       bound: tr.cells[tr.cells.length - 2].textContent.trim(),
     })),
   );
-  await shot(page, plan, `playground-${index}`);
+  await shot(page, plan, `playground-${plan.catalog}-${index}`);
   return {
     message: await page.inputValue("#message"),
     direction,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from starlette.requests import Request
 
-__all__ = ["ms", "render", "score"]
+__all__ = ["margin", "ms", "render", "score"]
 
 
 @functools.cache
@@ -31,6 +31,13 @@ def score(value: float | None) -> str:
     return "—" if value is None else f"{value:.4f}"
 
 
+def margin(value: float | None) -> str:
+    """The cut's margin: as a score, or in scientific notation when a score would show 0."""
+    if value is None or abs(value) >= 5e-5:
+        return score(value)
+    return f"{value:.1e}"
+
+
 def ms(value: float | None) -> str:
     """Milliseconds, one decimal."""
     return "—" if value is None else f"{value:.1f} ms"
@@ -41,5 +48,7 @@ def render(name: str, data: dict[str, Any], request: Request) -> str:
     root = str(request.scope.get("root_path", "")).rstrip("/")
     template = _lookup().get_template(f"{name}.html")
     return str(
-        template.render(d=data, root=root, page=name, score=score, ms=ms, query=request.url.query)
+        template.render(
+            d=data, root=root, page=name, score=score, margin=margin, ms=ms, query=request.url.query
+        )
     )

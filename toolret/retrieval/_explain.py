@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from cachetools import LRUCache
 
 from toolret.retrieval._metrics import steps_recorded
 from toolret.retrieval._selection import Mode, Selection, SelectionPolicy, top_k
@@ -184,11 +185,17 @@ def _gate(retriever: Retriever, catalog: Catalog, message: str, parts: Any) -> G
     return Gate(language, languages, applied, lexical, decision)
 
 
+_DOCUMENT_VECTORS: LRUCache[tuple[str, str], Any] = LRUCache(maxsize=50_000)
+"""Document vectors the explanations embedded, by (model id, document key): the Playground asks
+about the same catalog again and again, and a document's vector never changes."""
+
+
 async def _best_matches(
     retriever: Retriever, catalog: Catalog, message: str, rows: list[RankedTool]
 ) -> list[RankedTool]:
     """Each row with its document closest to the message by the embedder's cosine (the
-    documents of these few tools embedded now; the query vector is the selection's, cached)."""
+    documents of these few tools embedded once and kept; the query vector is the selection's,
+    cached)."""
     if retriever.mode == "bm25" or not rows:
         return rows
     from toolret._profile import corpus_documents
@@ -198,14 +205,24 @@ async def _best_matches(
     wanted = {row.name for row in rows}
     documents = [(name, doc) for name, doc in corpus_documents(catalog, embedder) if name in wanted]
     query = np.asarray(await embedder.embed_query(message), dtype=np.float32)
-    best: dict[str, tuple[float, str]] = {}
     for role in ("document", "query"):
-        these = [(name, doc) for name, doc in documents if doc.role == role]
-        if not these:
-            continue
-        vectors = np.asarray(await embed_role(embedder, [d.text for _, d in these], role))
-        for (name, doc), cosine in zip(these, vectors @ query, strict=True):
-            label = "description" if doc.kind == "description" else doc.text
-            if name not in best or float(cosine) > best[name][0]:
-                best[name] = (float(cosine), label)
-    return [replace(row, best_match=best.get(row.name, (0.0, None))[1]) for row in rows]
+        missing = list(
+            {
+                doc.key: doc
+                for _, doc in documents
+                if doc.role == role and (embedder.model_id, doc.key) not in _DOCUMENT_VECTORS
+            }.values()
+        )
+        if missing:
+            vectors = await embed_role(embedder, [doc.text for doc in missing], role)
+            for doc, vector in zip(missing, vectors, strict=True):
+                _DOCUMENT_VECTORS[(embedder.model_id, doc.key)] = np.asarray(vector)
+    best: dict[str, tuple[float, str | None]] = {}
+    for name, doc in documents:
+        cosine = float(_DOCUMENT_VECTORS[(embedder.model_id, doc.key)] @ query)
+        label = "description" if doc.kind == "description" else doc.text
+        if name not in best or cosine > best[name][0]:
+            best[name] = (cosine, label)
+    return [
+        replace(row, best_match=best[row.name][1] if row.name in best else None) for row in rows
+    ]

@@ -180,7 +180,11 @@ def create_app(
             Route("/readyz", route(_readyz), methods=["GET"]),
             Route("/metrics", route(_metrics), methods=["GET"]),
             Route("/openapi.json", route(_openapi), methods=["GET"]),
-            Mount("/console", console_app(lambda: state["service"])),
+            *(
+                [Mount("/console", console_app(lambda: state["service"]))]
+                if settings.console
+                else []
+            ),
         ],
         lifespan=lifespan,
         exception_handlers={HTTPException: http_error, Exception: internal_error},
