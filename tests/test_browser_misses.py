@@ -7,11 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support.browser import ARABIC, CHINESE, drive, serving
+from tests.support.reported import report_misses
 from tests.support.service_catalog import registration
-from toolret._profile import corpus_hash
 from toolret.embedders._e5 import BundledE5Embedder
-from toolret.feedback._signals import TurnFeedback
-from toolret.feedback._store import FeedbackStore
 from toolret.service._catalogs import build_catalog
 from toolret.service._models import CatalogRegistration
 from toolret.store._vector_store import VectorStore
@@ -22,26 +20,9 @@ async def _report(database_url: str) -> None:
     missing export_records, each with its text kept (TOOLRET_FEEDBACK_TEXT=1)."""
     catalog = build_catalog(CatalogRegistration.model_validate(registration()))
     embedder = BundledE5Embedder()
-    turns = ((ARABIC, "merge_records"), (CHINESE, "merge_records"), (CHINESE, "export_records"))
+    turns = [(ARABIC, "merge_records"), (CHINESE, "merge_records"), (CHINESE, "export_records")]
     async with VectorStore.from_url(database_url) as store:
-        feedback = FeedbackStore(store)
-        for text, missed in turns:
-            vector = tuple(float(v) for v in await embedder.embed_query(text))
-            await feedback.record(
-                TurnFeedback(
-                    embedder.model_id,
-                    corpus_hash(catalog, embedder),
-                    12,
-                    bound=("delete_record",),
-                    core=(),
-                    hits=(),
-                    misses=(missed,),
-                    discovered=(),
-                    find_tools_calls=0,
-                    vector=vector,
-                    text=text,
-                )
-            )
+        await report_misses(store, catalog, embedder, turns, keep_text=True)
     await embedder.aclose()
 
 

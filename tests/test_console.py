@@ -12,11 +12,9 @@ from typing import Any
 import httpx
 
 from tests.support.http_serving import serving
+from tests.support.reported import report_misses
 from tests.support.service_catalog import registration
-from toolret._profile import corpus_hash
 from toolret.console._render import score
-from toolret.feedback._signals import TurnFeedback
-from toolret.feedback._store import FeedbackStore
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.service._app import create_app
 from toolret.service._catalogs import build_catalog
@@ -112,21 +110,8 @@ async def test_catalogs_misses_and_health(database_url: str) -> None:
         await _register(http, "crm")
         await http.post("/v1/select", json={"catalog": "crm", "message": ARABIC})
         catalog = build_catalog(CatalogRegistration.model_validate(registration()))
-        embedder = client.embedder
-        vector = tuple(float(v) for v in await embedder.embed_query(ARABIC))
-        turn = TurnFeedback(
-            embedder.model_id,
-            corpus_hash(catalog, embedder),
-            12,
-            bound=("delete_record",),
-            core=(),
-            hits=(),
-            misses=("merge_records",),
-            discovered=(),
-            find_tools_calls=0,
-            vector=vector,
-        )
-        await FeedbackStore(client.store).record(turn)
+        turns = [(ARABIC, "merge_records")]
+        await report_misses(client.store, catalog, client.embedder, turns)
         listed = (await http.get("/console/catalogs.json")).json()
         assert listed["catalogs"] == ["crm"]
         detail = listed["detail"]

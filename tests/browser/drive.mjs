@@ -34,8 +34,8 @@ async function launch(viewport) {
 
 const text = (locator) => locator.evaluateAll((els) => els.map((el) => el.textContent.trim()));
 
-async function shot(page, plan, name) {
-  if (plan.shots) await page.screenshot({ path: path.join(plan.shots, `${name}.png`), fullPage: true });
+async function shot(page, plan, name, fullPage = true) {
+  if (plan.shots) await page.screenshot({ path: path.join(plan.shots, `${name}.png`), fullPage });
 }
 
 async function ask(page, plan, message, index) {
@@ -103,7 +103,7 @@ const scenarios = {
         names: await text(page.locator("#tools tbody th")),
         findings: await page.locator("#lint tbody tr").count(),
       };
-      await shot(page, plan, `catalogs-${name}`);
+      await shot(page, plan, `catalogs-${name}`, false); // the first screen: index and lint
     }
     return { options: await text(page.locator("#catalog option")), shown };
   },

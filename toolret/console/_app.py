@@ -24,6 +24,7 @@ from toolret.console._render import render
 from toolret.service._http import ApiError, parse
 
 if TYPE_CHECKING:
+    from toolret._catalog import Catalog
     from toolret.service._app import Service
     from toolret.service._auth import Grant
 
@@ -33,6 +34,7 @@ COOKIE = "toolret_console_token"
 """The cookie holding the token typed into the sign-in form (HttpOnly, SameSite=Strict)."""
 
 Page = Callable[["Service", "Grant", Request], Awaitable[dict[str, Any]]]
+CatalogPage = Callable[["Service", str, "Catalog"], Awaitable[dict[str, Any]]]
 
 
 def console_app(service_of: Callable[[], Service]) -> Starlette:
@@ -165,26 +167,28 @@ async def _playground(service: Service, grant: Grant, request: Request) -> dict[
     return out
 
 
-async def _catalogs(service: Service, grant: Grant, request: Request) -> dict[str, Any]:
-    from toolret.console._data import catalog_page
-
+async def _per_catalog(
+    service: Service, grant: Grant, request: Request, read: CatalogPage
+) -> dict[str, Any]:
+    """The chosen catalog's ``read`` (under ``detail``) beside the catalogs to choose from."""
     names, catalog = await _chosen(service, grant, request)
     out: dict[str, Any] = {"catalogs": names, "catalog": catalog, "detail": None}
     if catalog:
         loaded = grant.cut(await service.registry.get(catalog))
-        out["detail"] = await catalog_page(service, catalog, loaded)
+        out["detail"] = await read(service, catalog, loaded)
     return out
+
+
+async def _catalogs(service: Service, grant: Grant, request: Request) -> dict[str, Any]:
+    from toolret.console._data import catalog_page
+
+    return await _per_catalog(service, grant, request, catalog_page)
 
 
 async def _misses(service: Service, grant: Grant, request: Request) -> dict[str, Any]:
     from toolret.console._data import misses_page
 
-    names, catalog = await _chosen(service, grant, request)
-    out: dict[str, Any] = {"catalogs": names, "catalog": catalog, "detail": None}
-    if catalog:
-        loaded = grant.cut(await service.registry.get(catalog))
-        out["detail"] = await misses_page(service, catalog, loaded)
-    return out
+    return await _per_catalog(service, grant, request, misses_page)
 
 
 async def _health(service: Service, grant: Grant, request: Request) -> dict[str, Any]:
