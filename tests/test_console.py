@@ -157,3 +157,21 @@ async def test_a_token_sees_only_its_catalogs(database_url: str) -> None:
         page = await http.get("/console/catalogs")
         assert ">ops</option>" in page.text
         assert ">crm</option>" not in page.text
+
+
+async def test_a_small_catalog_passes_through_and_text_is_escaped(database_url: str) -> None:
+    body = registration(tools=5, core=[])
+    body["tools"][0]["function"]["description"] += " <script>alert(1)</script>"
+    async with console(database_url) as (http, _):
+        response = await http.post("/v1/catalogs/small", json=body)
+        assert response.status_code == 201, response.text
+        params = {"catalog": "small", "message": "<b>delete</b> a contact"}
+        twin = (await http.get("/console/playground.json", params=params)).json()
+        assert twin["select"]["mode"] == "passthrough"
+        assert twin["select"]["explain"]["ranked"] == []
+        page = (await http.get("/console/playground", params=params)).text
+        assert "&lt;b&gt;delete&lt;/b&gt; a contact" in page
+        assert "<b>delete</b>" not in page
+        listed = (await http.get("/console/catalogs?catalog=small")).text
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in listed
+        assert "<script>alert" not in listed
