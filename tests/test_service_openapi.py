@@ -42,7 +42,8 @@ async def test_the_document_covers_every_route_and_the_answers_match_it(
     async with serving(app) as server, httpx.AsyncClient(base_url=server.url, timeout=120) as http:
         document = (await http.get("/openapi.json")).json()
         assert document["openapi"].startswith("3.1")
-        routes = {route.path for route in app.routes} - {"/openapi.json"}  # type: ignore[attr-defined]
+        # the console's pages (docs/console.md) are HTML with JSON twins, not the API
+        routes = {route.path for route in app.routes} - {"/openapi.json", "/console"}  # type: ignore[attr-defined]
         assert routes == set(document["paths"])
         Draft202012Validator.check_schema(document["components"]["schemas"]["SelectRequest"])
 

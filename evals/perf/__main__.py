@@ -35,6 +35,9 @@
   process, and whether toolret's batch size, concurrency and keep-alive make the proxy worse.
 - ``evals.perf.http``: ``POST /v1/select`` on ``toolret serve`` against ``client.select`` in
   process: p50 latency, an HTTP round trip, throughput at 24 callers, CPU per selection.
+- ``evals.perf.console``: ``POST /v1/select`` on ``toolret serve`` with the console mounted
+  against without it (``TOOLRET_SERVE_CONSOLE=0``), p50 ratio (bar 1.02); ``explain: true``
+  against the plain request.
 - ``evals.perf.typescript``: a select through the TypeScript client against the same request
   with bare ``fetch``: p50 over distinct messages and over one repeated, in one run.
 - ``evals.perf.integrations``: what PydanticAI's capability and the OpenAI Agents SDK's gates add
@@ -57,6 +60,7 @@ import sys
 
 from evals.perf import (
     companions,
+    console,
     faults,
     fleet_latency as fleet,
     gateway,
@@ -92,6 +96,7 @@ def main() -> int:
     status = served.main([]) or status
     status = proxied.main([]) or status
     status = http.main([]) or status
+    status = console.main([]) or status
     status = integrations.main([]) or status
     status = gateway.main([]) or status
     status = gateway_frozen.main([]) or status

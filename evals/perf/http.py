@@ -68,13 +68,17 @@ def registration() -> dict[str, Any]:
     }
 
 
-def start_service(url: str, port: int, log: Path, budget: float) -> subprocess.Popen[bytes]:
+def start_service(
+    url: str, port: int, log: Path, budget: float, **more: str
+) -> subprocess.Popen[bytes]:
+    """``toolret serve`` on ``url`` and ``port``, its stderr to ``log``; ``more`` environment."""
     toolret = str(Path(sys.executable).with_name("toolret"))
     env = {
         **os.environ,
         "DATABASE_URL": url,
         "TOOLRET_SERVE_PORT": str(port),
         "TOOLRET_TIME_BUDGET_MS": str(round(budget * 1000)),
+        **more,
     }
     env.pop("REDIS_URL", None)
     with log.open("wb") as err:

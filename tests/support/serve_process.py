@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -32,10 +33,17 @@ def free_port() -> int:
 
 
 def start_serve(
-    database_url: str, stderr: Path, *, port: int | None = None, **env: str
+    database_url: str,
+    stderr: Path,
+    *,
+    port: int | None = None,
+    command: Sequence[str] = ("serve",),
+    stdout: Path | None = None,
+    **env: str,
 ) -> tuple[str, subprocess.Popen[bytes]]:
-    """``toolret serve`` on ``database_url`` without Redis (catalogs indexed inline), its
-    stderr written to ``stderr``; returns its URL and process once ``/healthz`` answers."""
+    """``toolret serve`` (or another ``command`` that serves on ``TOOLRET_SERVE_PORT``) on
+    ``database_url`` without Redis (catalogs indexed inline), its stderr written to ``stderr``
+    (and stdout to ``stdout``); returns its URL and process once ``/healthz`` answers."""
     port = port or free_port()
     environment = {
         **os.environ,
@@ -44,8 +52,10 @@ def start_serve(
         **env,
     }
     environment.pop("REDIS_URL", None)
-    with stderr.open("ab") as err:
-        process = subprocess.Popen([TOOLRET, "serve"], env=environment, stderr=err)
+    with stderr.open("ab") as err, (stdout or Path(os.devnull)).open("ab") as out:
+        process = subprocess.Popen(
+            [TOOLRET, *command], env=environment, stderr=err, stdout=out if stdout else None
+        )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + DEADLINE
     while True:

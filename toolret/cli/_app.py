@@ -7,6 +7,7 @@ import sys
 
 import typer
 
+from toolret.cli._console import console
 from toolret.cli._db import db_app
 from toolret.cli._demo import demo
 from toolret.cli._errors import CommandGroup
@@ -41,6 +42,7 @@ app.command()(status)
 app.command()(reindex)
 app.command()(serve)
 app.command()(gateway)
+app.command()(console)
 
 
 def main() -> None:

@@ -10,6 +10,10 @@ are not.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from opentelemetry import metrics, trace
 
 from toolret.retrieval._selection import Selection
@@ -20,6 +24,7 @@ __all__ = [
     "record_promoted",
     "record_selection",
     "record_step",
+    "steps_recorded",
     "tracer",
 ]
 
@@ -82,9 +87,28 @@ def record_selection(selection: Selection) -> None:
         _tokens_saved.add(max(0, selection.tokens_saved or 0), counted)
 
 
+_steps: ContextVar[dict[str, float] | None] = ContextVar("toolret_steps", default=None)
+
+
 def record_step(step: str, milliseconds: float) -> None:
-    """Record the duration of one request-path step (``embed`` or ``database``)."""
+    """Record the duration of one request-path step (``embed`` or ``database``), and add it
+    to the steps an explanation collects (``steps_recorded``) when one does."""
     _step_duration.record(milliseconds, {"toolret.step": step})
+    steps = _steps.get()
+    if steps is not None:
+        steps[step] = steps.get(step, 0.0) + milliseconds
+
+
+@contextmanager
+def steps_recorded() -> Iterator[dict[str, float]]:
+    """The milliseconds of each step recorded inside the block (summed by step): how an
+    explanation (``toolret.retrieval._explain``) times the selection it explains."""
+    steps: dict[str, float] = {}
+    token = _steps.set(steps)
+    try:
+        yield steps
+    finally:
+        _steps.reset(token)
 
 
 _feedback_hits = _meter.create_counter(

@@ -27,20 +27,16 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 
+from toolret.console import console_app
 from toolret.errors import StoreError, StoreUnavailableError
-from toolret.retrieval._selection import (
-    MAX_DISCOVERED_TOOLS,
-    Mode,
-    Reason,
-    Selection,
-    discover_each,
-    reason_for,
-)
+from toolret.retrieval._selection import Mode, Reason, Selection, reason_for
+from toolret.service._answers import answer_find_tools, answer_select
 from toolret.service._auth import TokenTable
 from toolret.service._catalogs import CatalogRegistry
 from toolret.service._http import ApiError, http_error, internal_error, parse, read_json
+from toolret.service._minutes import SelectionMinutes
 from toolret.service._models import (
     CATALOG_NAME,
     CatalogRegistration,
@@ -78,6 +74,8 @@ class Service:
     owns_client: bool = True
     inline: InlineIndexing | None = None
     """Indexing in this process what selections find unindexed (no worker configured)."""
+    minutes: SelectionMinutes = field(default_factory=SelectionMinutes)
+    """Selections per minute by outcome over the last hour (the console's Health page)."""
     _queue: ReindexQueue | None = field(default=None, repr=False)
 
     def unindexed(self, catalog: Catalog, reason: Reason | None) -> None:
@@ -182,6 +180,11 @@ def create_app(
             Route("/readyz", route(_readyz), methods=["GET"]),
             Route("/metrics", route(_metrics), methods=["GET"]),
             Route("/openapi.json", route(_openapi), methods=["GET"]),
+            *(
+                [Mount("/console", console_app(lambda: state["service"]))]
+                if settings.console
+                else []
+            ),
         ],
         lifespan=lifespan,
         exception_handlers={HTTPException: http_error, Exception: internal_error},
@@ -194,66 +197,13 @@ def create_app(
 async def _select(service: Service, request: Request) -> Response:
     grant = service.tokens.grant(request.headers.get("authorization"))
     body = parse(SelectRequest, await read_json(request, service.settings.max_body_bytes))
-    grant.check(body.catalog)
-    catalog = grant.cut(await service.registry.get(body.catalog), body.allowed)
-    stable = None
-    if body.bound is not None:
-        from toolret.retrieval._stable import StableToolList
-
-        stable = StableToolList(catalog, names=body.bound)
-    selection = await service.client.select(
-        catalog, body.message, resume=body.resume, k=body.k, stable=stable
-    )
-    service.unindexed(catalog, selection.reason)
-    return JSONResponse(
-        {
-            "names": selection.names,
-            "mode": selection.mode.value,
-            "reason": selection.reason.value if selection.reason is not None else None,
-            "unranked": list(selection.unranked),
-            "schema_tokens": selection.schema_tokens,
-            "roster_tokens": selection.roster_tokens,
-        }
-    )
+    return JSONResponse(await answer_select(service, grant, body))
 
 
 async def _find_tools(service: Service, request: Request) -> Response:
-    from toolret.retrieval._companions import companion_answers
-    from toolret.retrieval._find_tools import capabilities_of
-
     grant = service.tokens.grant(request.headers.get("authorization"))
     body = parse(FindToolsRequest, await read_json(request, service.settings.max_body_bytes))
-    grant.check(body.catalog)
-    catalog = grant.cut(await service.registry.get(body.catalog), body.allowed)
-    client = service.client
-    exclude = set(body.bound)
-    asked = capabilities_of(body.model_dump(include={"capabilities", "query"}, exclude_none=True))
-    depth = MAX_DISCOVERED_TOOLS * max(1, len(asked))
-    found = await discover_each(  # what client.find_tools runs, keeping why nothing was found
-        catalog,
-        asked,
-        lambda text: client.rank(catalog, text, depth, exclude=exclude),
-        bound=exclude,
-        limit=body.limit,
-        time_budget=client.time_budget,
-    )
-    companions = await client.companions(catalog)
-    found = companion_answers(
-        catalog, found, body.limit, companions, anchors=sorted(exclude), skip=exclude
-    )
-    for tools in found:
-        service.unindexed(catalog, tools.reason)
-    reasons = [tools.reason.value if tools.reason is not None else None for tools in found]
-    reason = None if any(found) else next((r for r in reasons if r is not None), None)
-    if not asked:
-        reason = "blank_query"
-    listed = [[{"name": t.name, "description": t.description} for t in tools] for tools in found]
-    results = [
-        {"capability": capability, "tools": tools, "reason": why}
-        for capability, tools, why in zip(asked, listed, reasons, strict=True)
-    ]
-    every = [tool for tools in listed for tool in tools]
-    return JSONResponse({"results": results, "tools": every, "reason": reason})
+    return JSONResponse(await answer_find_tools(service, grant, body))
 
 
 async def _definition(service: Service, request: Request) -> Response:

@@ -69,6 +69,7 @@ _LOOKUP = (
     "SELECT content_hash, CASE WHEN content_hash = $2 THEN NULL ELSE source::text END "
     "FROM toolret_catalogs WHERE name = $1"
 )
+_NAMES = "SELECT name FROM toolret_catalogs ORDER BY name"
 _UPSERT = (
     "INSERT INTO toolret_catalogs AS c (name, format, source, content_hash) "
     "VALUES ($1, $2, $3::json, $4) "
@@ -253,6 +254,12 @@ class CatalogRegistry(StorePool):
             raise
         self._built[name] = _Built(digest, catalog, self._clock())
         return catalog, bool(created)
+
+    async def names(self) -> list[str]:
+        """Every registered catalog's name, sorted (what the console lists, cut to a token's
+        catalogs)."""
+        async with self._connection("listing catalogs") as connection:
+            return [row["name"] for row in await connection.fetch(_NAMES)]
 
     async def schema_revision(self) -> str | None:
         """The database's toolret schema revision (None: not migrated); raises

@@ -65,6 +65,11 @@ class SelectRequest(_Body):
         "github__*), core tools included; narrows the token's own list, never widens it",
         examples=[["find_records", "github__*"]],
     )
+    explain: bool = Field(
+        False,
+        description="Also answer why (explain): the tools near the cut with their scores by "
+        "signal, where the cut at k fell, the language gate's decision, time per step",
+    )
 
 
 class SelectResponse(BaseModel):
@@ -82,6 +87,13 @@ class SelectResponse(BaseModel):
     )
     schema_tokens: int | None
     roster_tokens: int | None
+    explain: dict[str, Any] | None = Field(
+        None,
+        description="With explain: true, why: mode, reason, k, core, chosen, ranked (name, "
+        "rank, score, signals, bound, anchor, best_match), cut (k, last_in, first_out, "
+        "margin), gate (language, catalog_languages, sparse_weight, lexical_weight, "
+        "decision), steps (milliseconds by step), companions",
+    )
 
 
 class FindToolsRequest(_Body):

@@ -55,6 +55,9 @@ class ServiceSettings(BaseSettings):
     catalog replaced through another process is served everywhere within this."""
     drain_seconds: float = Field(30.0, ge=0)
     """On a graceful stop, how long to wait for queued feedback and reindex requests."""
+    console: bool = True
+    """Serve the operator's console at ``/console`` (``toolret.console``): the same tokens as
+    the API; ``TOOLRET_SERVE_CONSOLE=0`` leaves it out."""
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     """What ``toolret serve`` writes to stderr from toolret's loggers (an outage, the return to
     narrowing, inline indexing); other libraries' lines only from ``warning`` up."""
