@@ -27,7 +27,13 @@ from toolret.indexing._run import index_catalog
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.retrieval._selection import Selection
 from toolret.retrieval._signals import SIGNALS
-from toolret.retrieval._sparse import catalog_languages, sparse_weight
+from toolret.retrieval._sparse import (
+    catalog_languages,
+    described_languages,
+    described_words,
+    language_of,
+    sparse_weight,
+)
 from toolret.store._read import SparseQuery
 from toolret.store._sparse_read import _indexed
 from toolret.store._sql import CatalogQuery
@@ -287,3 +293,65 @@ def test_toolret_search_shows_what_each_signal_added() -> None:
     row = next(line for line in text.splitlines() if "delete_record" in line)
     numbers = [w for w in row.split() if w[0].isdigit()]
     assert numbers == ["1.050", "0.800", "0.200", "0.050"]
+
+
+CHINESE_DESCRIPTIONS = {
+    "send_email": "通过电子邮件把消息、报价或合同发送给某个联系人或公司，"
+    "可以附带文件，发送后记录在时间线上。",
+    "export_records": "把某个对象（联系人、公司或商机）的全部记录导出为 CSV 表格文件，"
+    "供用户下载或导入其他系统。",
+}
+
+
+def test_the_described_gate_sends_any_message_whose_tools_are_described_in_another_language() -> (
+    None
+):
+    """A message gets the signal when some of the catalog's tools are described in another
+    language than its own: an English message on a catalog with two of its eleven tools
+    described in Chinese, and a Chinese one there too (a tenth-share rule sent neither)."""
+    described = dataclasses.replace(SPARSE_PROFILE, sparse_when="described_elsewhere")
+    english_only = crm_catalog()
+    mixed = Catalog(
+        [
+            dataclasses.replace(t, description=CHINESE_DESCRIPTIONS.get(t.name, t.description))
+            for t in crm_catalog().tools
+        ]
+    )
+    assert described_languages(english_only) == {"en"}
+    assert described_languages(mixed) == {"en", "zh"}
+    for message in ENGLISH:
+        assert sparse_weight(english_only, message, described) == 0
+        assert sparse_weight(mixed, message, described) == described.sparse_weight
+        assert sparse_weight(mixed, message, SPARSE_PROFILE) == 0  # zh is a tenth of its texts
+    assert sparse_weight(mixed, OTHER_LANGUAGES[3], described) == described.sparse_weight
+    assert sparse_weight(mixed, OTHER_LANGUAGES[3], SPARSE_PROFILE) == 0
+    for message in OTHER_LANGUAGES:
+        assert sparse_weight(english_only, message, described) == described.sparse_weight
+    # a short English message the identifier reads as another language still counts as English
+    assert language_of("set alarm for seven") != "en"
+    assert sparse_weight(english_only, "set alarm for seven", described) == 0
+
+
+def test_a_catalog_of_terse_descriptions_gets_no_sparse_signal() -> None:
+    """Two- or three-word descriptions (``add to playlist``): latent terms match by accident."""
+    terse = Catalog(
+        [
+            Tool(f"tool_{i}", words)
+            for i, words in enumerate(
+                (
+                    "add to playlist",
+                    "weather find",
+                    "alarm set alarm",
+                    "book restaurant",
+                    "play music",
+                    "rate book",
+                )
+            )
+        ],
+        min_description_length=1,
+    )
+    gated = dataclasses.replace(SPARSE_PROFILE, sparse_min_words=5.0)
+    assert described_words(terse) < 5 <= described_words(crm_catalog())
+    assert sparse_weight(terse, OTHER_LANGUAGES[1], gated) == 0
+    assert sparse_weight(terse, OTHER_LANGUAGES[1], SPARSE_PROFILE) > 0
+    assert sparse_weight(crm_catalog(), OTHER_LANGUAGES[1], gated) == gated.sparse_weight

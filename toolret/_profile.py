@@ -113,7 +113,7 @@ MAX_SCORE = ToolScore("max")
 measured, and Gemini's still."""
 
 
-SparseWhen = Literal["always", "other_language"]
+SparseWhen = Literal["always", "other_language", "described_elsewhere"]
 
 
 @dataclass(frozen=True)
@@ -149,8 +149,14 @@ class RetrievalProfile:
     added to its dense one in ``dense`` and ``hybrid`` modes; 0 for no sparse signal (a model
     without a sparse head has none)."""
     sparse_when: SparseWhen = "other_language"
-    """When a message gets the sparse signal (and pays its second encoder pass): ``always``, or
-    only when its language is not one of the catalog's (``toolret.retrieval._sparse``)."""
+    """When a message gets the sparse signal (and pays its second encoder pass): ``always``;
+    only when its language is not one of the catalog's (``other_language``); or when some of
+    the catalog's tools are described in another language than its own
+    (``described_elsewhere``: ``toolret.retrieval._sparse``)."""
+    sparse_min_words: float = 0.0
+    """No sparse signal on a catalog whose descriptions' median length is below this many words
+    (0: on any catalog): on two- or three-word descriptions the latent terms match by accident
+    (docs/decisions.md, "The sparse signal on catalogs nobody tuned on")."""
     sparse_latents: int = 512
     """How many of its strongest latents a sparse vector keeps, a document's and a message's
     alike (at most the head's ``top_k``); part of what the store keys sparse vectors by."""
@@ -161,10 +167,13 @@ class RetrievalProfile:
             raise ValueError("sparse_weight must not be negative")
         if self.sparse_latents < 1:
             raise ValueError("sparse_latents must be at least 1")
-        if self.sparse_when not in ("always", "other_language"):
+        if self.sparse_when not in ("always", "other_language", "described_elsewhere"):
             raise ValueError(
-                f"unknown sparse_when {self.sparse_when!r}; use always or other_language"
+                f"unknown sparse_when {self.sparse_when!r}; "
+                "use always, other_language or described_elsewhere"
             )
+        if self.sparse_min_words < 0:
+            raise ValueError("sparse_min_words must not be negative")
         if self.lexical_weight < 0:
             raise ValueError("lexical_weight must not be negative")
         if self.lexical_words <= 0:
