@@ -19,9 +19,10 @@ from tests.support.embedders import (
 )
 from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder, Catalog, InMemoryRetriever, Mode, Tool
-from toolret._profile import LEGACY_PROFILE, SPARSE_PROFILE, profile_of
+from toolret._profile import LEGACY_PROFILE, SPARSE_PROFILE, corpus_documents, profile_of
 from toolret._settings import Settings, make_embedder
 from toolret.cli._search import selection_table
+from toolret.cli._status import sparse_progress
 from toolret.embedders._sparse import SparseMatrix, SparseVector, sparse_head_of
 from toolret.indexing._run import index_catalog
 from toolret.retrieval._client import ToolRetrievalClient
@@ -86,12 +87,12 @@ async def test_the_bundled_model_gives_unit_sparse_vectors_within_its_head() -> 
     assert SparseMatrix.stack([persian]).dot(english)[0] > 0  # latents cross the scripts
 
 
-def test_the_sparse_signal_is_opt_in_and_only_for_a_model_with_a_sparse_head() -> None:
+def test_the_sparse_signal_is_on_by_default_and_only_for_a_model_with_a_sparse_head() -> None:
     assert profile_of(BundledE5Embedder()).sparse_weight == 0
     assert profile_of(BundledE5Embedder(sparse=True)) == SPARSE_PROFILE
     assert SPARSE_PROFILE.sparse_weight > 0
-    assert profile_of(make_embedder(Settings(sparse=True))) == SPARSE_PROFILE
-    assert profile_of(make_embedder(Settings())).sparse_weight == 0
+    assert profile_of(make_embedder(Settings())) == SPARSE_PROFILE
+    assert profile_of(make_embedder(Settings(sparse=False))).sparse_weight == 0  # TOOLRET_SPARSE=0
     # the sparse profile, declared by an embedder without the head: no weight
     assert profile_of(ProfiledEmbedder("query", SPARSE_PROFILE)).sparse_weight == 0
     assert LEGACY_PROFILE.sparse_weight == 0  # Gemini's
@@ -189,6 +190,9 @@ async def test_a_corpus_without_sparse_vectors_is_ranked_without_them_until_inde
         waiting = await store.rank(query, vector, limit=5, sparse=sparse)
         assert not waiting.sparse_ready
         assert waiting.sparse == {}
+        documents = len({doc.key for _, doc in corpus_documents(catalog, sparse_embedder)})
+        progress = await sparse_progress(store, catalog, sparse_embedder)  # toolret status
+        assert progress == f"0 of {documents}"
         async with ToolRetrievalClient(
             database_url, embedder=sparse_embedder, k=3, time_budget=BUDGET, reuse=0
         ) as client:
@@ -199,6 +203,7 @@ async def test_a_corpus_without_sparse_vectors_is_ranked_without_them_until_inde
             assert report.sparse_encoded == report.documents
             ready = await store.rank(query, vector, limit=5, sparse=sparse)
             assert ready.sparse_ready
+            assert await sparse_progress(store, catalog, sparse_embedder) == "ready"
             assert set(ready.sparse) == set(ready.scores)
             with_sparse = await client.select(catalog, message)
             assert all("sparse" in parts for parts in with_sparse.signals.values())
@@ -310,6 +315,7 @@ def test_the_described_gate_sends_any_message_whose_tools_are_described_in_anoth
     language than its own: an English message on a catalog with two of its eleven tools
     described in Chinese, and a Chinese one there too (a tenth-share rule sent neither)."""
     described = dataclasses.replace(SPARSE_PROFILE, sparse_when="described_elsewhere")
+    share = dataclasses.replace(SPARSE_PROFILE, sparse_when="other_language")  # before
     english_only = crm_catalog()
     mixed = Catalog(
         [
@@ -322,9 +328,9 @@ def test_the_described_gate_sends_any_message_whose_tools_are_described_in_anoth
     for message in ENGLISH:
         assert sparse_weight(english_only, message, described) == 0
         assert sparse_weight(mixed, message, described) == described.sparse_weight
-        assert sparse_weight(mixed, message, SPARSE_PROFILE) == 0  # zh is a tenth of its texts
+        assert sparse_weight(mixed, message, share) == 0  # zh is over a tenth of its texts
     assert sparse_weight(mixed, OTHER_LANGUAGES[3], described) == described.sparse_weight
-    assert sparse_weight(mixed, OTHER_LANGUAGES[3], SPARSE_PROFILE) == 0
+    assert sparse_weight(mixed, OTHER_LANGUAGES[3], share) == 0
     for message in OTHER_LANGUAGES:
         assert sparse_weight(english_only, message, described) == described.sparse_weight
     # a short English message the identifier reads as another language still counts as English
@@ -351,7 +357,8 @@ def test_a_catalog_of_terse_descriptions_gets_no_sparse_signal() -> None:
         min_description_length=1,
     )
     gated = dataclasses.replace(SPARSE_PROFILE, sparse_min_words=5.0)
+    anywhere = dataclasses.replace(SPARSE_PROFILE, sparse_min_words=0.0)
     assert described_words(terse) < 5 <= described_words(crm_catalog())
-    assert sparse_weight(terse, OTHER_LANGUAGES[1], gated) == 0
-    assert sparse_weight(terse, OTHER_LANGUAGES[1], SPARSE_PROFILE) > 0
-    assert sparse_weight(crm_catalog(), OTHER_LANGUAGES[1], gated) == gated.sparse_weight
+    assert sparse_weight(terse, OTHER_LANGUAGES[0], gated) == 0
+    assert sparse_weight(terse, OTHER_LANGUAGES[0], anywhere) > 0
+    assert sparse_weight(crm_catalog(), OTHER_LANGUAGES[0], gated) == gated.sparse_weight

@@ -4,7 +4,7 @@ A user's fleet is rarely in one language: the held-out 527-tool fleet has 11% of
 described in Chinese, and there English messages need tools described only in Chinese. No
 public set has that shape, so this one is made at run time from the shared benchmarks (read in
 place, never copied): toollens-dev's servers, with the tool descriptions of 31 of its 314
-servers (every tenth in name order, from the sixth: 47 of 464 tools, ``SERVERS``) replaced by
+servers (every tenth in name order, from the sixth: 50 of 464 tools) replaced by
 Chinese ones written for this set as their authors would write them (``evals/data/
 toollens_zh_overlay.json``, keyed by server and tool: only our translations are stored), and
 the requests of toollens-dev-ml (English and five other languages, the same ``expected``).

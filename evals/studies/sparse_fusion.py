@@ -52,7 +52,7 @@ __all__ = ["main"]
 Matrix = NDArray[np.float64]
 MAX_LOSS = 1.0
 REFERENCE = "reference (today's default, no sparse)"
-TODAY = "+ 1 × sparse, other_language (SPARSE_PROFILE today)"
+TODAY = "+ 1 × sparse, other_language (the opt-in before)"
 FIXED = (0.25, 0.5, 0.75, 1.0)
 SPREAD = (0.1, 0.2, 0.3)
 MIN_WORDS = (0.0, 5.0)
@@ -232,7 +232,6 @@ def _detail(measured: Sequence[Measured], chosen: str | None) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     return report_main(__doc__ or "", study, Path("evals/out/sparse_fusion.md"), argv)
-
 
 
 if __name__ == "__main__":
