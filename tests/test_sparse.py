@@ -338,9 +338,8 @@ def test_the_described_gate_sends_any_message_whose_tools_are_described_in_anoth
     assert sparse_weight(english_only, "set alarm for seven", described) == 0
 
 
-def test_a_catalog_of_terse_descriptions_gets_no_sparse_signal() -> None:
-    """Two- or three-word descriptions (``add to playlist``): latent terms match by accident."""
-    terse = Catalog(
+def _terse() -> Catalog:
+    return Catalog(
         [
             Tool(f"tool_{i}", words)
             for i, words in enumerate(
@@ -356,9 +355,34 @@ def test_a_catalog_of_terse_descriptions_gets_no_sparse_signal() -> None:
         ],
         min_description_length=1,
     )
+
+
+def test_a_catalog_of_terse_descriptions_gets_no_sparse_signal() -> None:
+    """Two- or three-word descriptions (``add to playlist``): latent terms match by accident."""
+    terse = _terse()
     gated = dataclasses.replace(SPARSE_PROFILE, sparse_min_words=5.0)
     anywhere = dataclasses.replace(SPARSE_PROFILE, sparse_min_words=0.0)
     assert described_words(terse) < 5 <= described_words(crm_catalog())
     assert sparse_weight(terse, OTHER_LANGUAGES[0], gated) == 0
     assert sparse_weight(terse, OTHER_LANGUAGES[0], anywhere) > 0
     assert sparse_weight(crm_catalog(), OTHER_LANGUAGES[0], gated) == gated.sparse_weight
+
+
+async def test_neither_retriever_encodes_sparse_vectors_for_a_catalog_too_terse_for_them(
+    database_url: str,
+) -> None:
+    """No message can get the signal there, so no document pays the second pass either."""
+    embedder = SparseCountingEmbedder()
+    async with InMemoryRetriever(embedder, k=3, time_budget=BUDGET) as memory:
+        await memory.index(_terse())
+        await memory.select(_terse(), OTHER_LANGUAGES[0])
+    assert embedder.sparse_texts == []
+    async with ToolRetrievalClient(
+        database_url, embedder=embedder, k=3, time_budget=BUDGET
+    ) as client:
+        report = await client.index(_terse())
+        assert report.published
+        assert report.sparse_encoded == 0
+        assert (await client.select(_terse(), OTHER_LANGUAGES[0])).mode is Mode.NARROWED
+    assert embedder.sparse_texts == []
+    assert SPARSE_PROFILE.sparse_min_words == 5

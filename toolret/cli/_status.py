@@ -125,12 +125,14 @@ def status(
 async def sparse_progress(store: VectorStore, catalog: Catalog, embedder: Embedder) -> str:
     """How far the worker has got adding the sparse signal's vectors to a catalog's corpus:
     ``n of m`` documents (ranking goes without the signal until all have one), ``ready``, or
-    ``—`` when the embedder's profile does not use a sparse head."""
+    ``—`` when the embedder's profile does not use a sparse head there (none, or descriptions
+    too terse for it)."""
     from toolret._profile import corpus_documents, profile_of
     from toolret.embedders._sparse import sparse_head_of
+    from toolret.retrieval._sparse import sparse_in_use
 
     head, profile = sparse_head_of(embedder), profile_of(embedder)
-    if head is None or profile.sparse_weight <= 0:
+    if head is None or not sparse_in_use(catalog, profile):
         return "—"
     keys = list(dict.fromkeys(doc.key for _, doc in corpus_documents(catalog, embedder)))
     missing = await store.missing_sparse(embedder.model_id, head.key(profile.sparse_latents), keys)

@@ -31,6 +31,9 @@ from toolret.retrieval._signals import combine
 from toolret.retrieval._sparse import (
     SparseIndex,
     catalog_languages,
+    described_languages,
+    example_languages,
+    sparse_in_use,
     sparse_query,
     sparse_weight,
 )
@@ -131,8 +134,9 @@ class InMemoryRetriever(Retriever):
         its sparse ones when the embedder's profile has a sparse signal."""
         if self.mode != "bm25":
             await self._dense_task(catalog)
-            if profile_of(self.embedder).sparse_weight > 0:
-                catalog_languages(catalog)
+            if sparse_in_use(catalog, profile_of(self.embedder)):
+                for languages in (catalog_languages, described_languages, example_languages):
+                    languages(catalog)  # what the gate reads, computed once here
                 await self._sparse_task(catalog)
 
     async def _rank(self, catalog: Catalog, text: str, k: int, exclude: frozenset[str]) -> Ranking:

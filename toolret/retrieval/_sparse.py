@@ -47,6 +47,7 @@ __all__ = [
     "example_languages",
     "language_of",
     "sparse_documents",
+    "sparse_in_use",
     "sparse_query",
     "sparse_weight",
     "warm_up_languages",
@@ -191,16 +192,23 @@ def sparse_weight(catalog: Catalog, text: str, profile: RetrievalProfile) -> flo
     when its gate does not send this message (``sparse_when``), or when the catalog's
     descriptions are too terse for it (``sparse_min_words``). Both retrievers decide here, so
     they rank alike."""
-    if profile.sparse_weight <= 0:
+    if not sparse_in_use(catalog, profile):
         return 0.0
     when = profile.sparse_when
     if when == "other_language" and language_of(text) in catalog_languages(catalog):
         return 0.0
     if when == "described_elsewhere" and not described_elsewhere(catalog, text):
         return 0.0
-    if profile.sparse_min_words > 0 and described_words(catalog) < profile.sparse_min_words:
-        return 0.0
     return profile.sparse_weight
+
+
+def sparse_in_use(catalog: Catalog, profile: RetrievalProfile) -> bool:
+    """Whether any message can get the sparse signal on ``catalog``: the profile has a weight,
+    and the catalog's descriptions are not too terse for it (``sparse_min_words``). Where not,
+    neither retriever encodes the catalog's sparse vectors."""
+    if profile.sparse_weight <= 0:
+        return False
+    return profile.sparse_min_words <= 0 or described_words(catalog) >= profile.sparse_min_words
 
 
 def described_words(catalog: Catalog) -> float:
