@@ -16,6 +16,7 @@ from tests.support.embedders import (
     HashSparseEmbedder,
     ProfiledEmbedder,
     SparseCountingEmbedder,
+    StalledSparseEmbedder,
 )
 from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder, Catalog, InMemoryRetriever, Mode, Tool
@@ -29,6 +30,7 @@ from toolret.retrieval._client import ToolRetrievalClient
 from toolret.retrieval._selection import Selection
 from toolret.retrieval._signals import SIGNALS
 from toolret.retrieval._sparse import (
+    SPARSE_SHARE,
     catalog_languages,
     described_languages,
     described_words,
@@ -386,3 +388,26 @@ async def test_neither_retriever_encodes_sparse_vectors_for_a_catalog_too_terse_
         assert (await client.select(_terse(), OTHER_LANGUAGES[0])).mode is Mode.NARROWED
     assert embedder.sparse_texts == []
     assert SPARSE_PROFILE.sparse_min_words == 5
+
+
+async def test_a_sparse_pass_past_its_share_of_the_budget_ranks_by_dense_not_falls_open(
+    database_url: str,
+) -> None:
+    """Both retrievers wait ``SPARSE_SHARE`` of the budget for the message's sparse vector, then
+    rank it as a message without the signal: the selection narrows, alike in both."""
+    embedder = StalledSparseEmbedder()
+    catalog = crm_catalog()
+    message = OTHER_LANGUAGES[0]
+    async with (
+        InMemoryRetriever(embedder, k=3, time_budget=8.0) as memory,
+        ToolRetrievalClient(database_url, embedder=embedder, k=3, time_budget=8.0) as client,
+    ):
+        await memory.index(catalog)
+        await client.index(catalog)
+        embedder.stalled = True
+        selections = [await memory.select(catalog, message), await client.select(catalog, message)]
+    for selection in selections:
+        assert selection.mode is Mode.NARROWED
+        assert all("sparse" not in parts for parts in selection.signals.values())
+    assert selections[0].names == selections[1].names
+    assert SPARSE_SHARE * 8.0 < 8.0 / 2  # the rest of the budget is the dense ranking's

@@ -34,7 +34,7 @@ from toolret.retrieval._sparse import (
     described_languages,
     example_languages,
     sparse_in_use,
-    sparse_query,
+    sparse_query_within,
     sparse_weight,
 )
 
@@ -163,14 +163,18 @@ class InMemoryRetriever(Retriever):
 
     async def _sparse_scores(self, catalog: Catalog, text: str) -> dict[str, float] | None:
         """The tools' sparse scores, or None while the catalog's sparse vectors are being built
-        (waited for up to half the time budget, as the dense ones)."""
+        (waited for up to half the time budget, as the dense ones) or when the message's sparse
+        pass takes more than its share of the budget (``sparse_query_within``)."""
         task = self._sparse_task(catalog)
         if not task.done():
             await asyncio.wait({task}, timeout=self.time_budget / 2)
             if not task.done():
                 return None
         index = task.result()
-        vector = await sparse_query(self.embedder, text, profile_of(self.embedder))
+        profile = profile_of(self.embedder)
+        vector = await sparse_query_within(self.embedder, text, profile, self.time_budget)
+        if vector is None:  # past its share of the budget: dense and BM25 alone
+            return None
         scores = dict(zip(index.names, index.score_array(vector).tolist(), strict=True))
         if catalog.whole is catalog:
             return scores

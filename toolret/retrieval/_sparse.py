@@ -8,15 +8,18 @@ and ranking adds ``sparse_weight`` x it to the dense score, before BM25
 (``RetrievalProfile.sparse_weight``).
 
 The message's sparse vector costs a second pass of the encoder, so it is spent only where it
-pays (``sparse_weight``): with ``sparse_when="other_language"`` (the bundled model's choice,
-docs/decisions.md, "The sparse signal"), only when the message's language, as ``py3langid``
-identifies it, is not one of the catalog's (a language is the catalog's when at least
-``LANGUAGE_SHARE`` of its descriptions and examples are in it). That is where the dense model
-and BM25 are weakest, and where latent terms reach across the scripts.
+pays (``sparse_weight``), and given at most ``SPARSE_SHARE`` of the selection's time budget
+(past it, the message is ranked without it). The bundled model's gate
+(``sparse_when="described_elsewhere"``, docs/decisions.md, "The sparse signal on catalogs
+nobody tuned on") sends a message when some of the catalog's tools are described in another
+language than its own (``described_elsewhere``), on catalogs whose descriptions are not too terse
+for latent terms (``sparse_in_use``); the earlier gate (``other_language``) sends it when the
+message's language holds under ``LANGUAGE_SHARE`` of the catalog's descriptions and examples.
 """
 
 from __future__ import annotations
 
+import asyncio
 import statistics
 import unicodedata
 import weakref
@@ -49,6 +52,7 @@ __all__ = [
     "sparse_documents",
     "sparse_in_use",
     "sparse_query",
+    "sparse_query_within",
     "sparse_weight",
     "warm_up_languages",
     "written_in",
@@ -70,6 +74,10 @@ PLAUSIBLE = 0.05
 """A language the identifier gives a message at least this probability may be the message's."""
 SAME_LANGUAGE = {"wuu": "zh", "yue": "zh", "arz": "ar", "ary": "ar"}
 """``py3langid``'s varieties, read as the language they are written in."""
+
+SPARSE_SHARE = 0.25
+"""The share of a selection's time budget the message's sparse pass may take (it usually takes
+what the dense pass does, a few percent of the budget)."""
 
 _LANGUAGES: weakref.WeakKeyDictionary[Catalog, frozenset[str]] = weakref.WeakKeyDictionary()
 _DESCRIBED: weakref.WeakKeyDictionary[Catalog, frozenset[str]] = weakref.WeakKeyDictionary()
@@ -215,6 +223,20 @@ def described_words(catalog: Catalog) -> float:
     """The median length in words of the catalog's descriptions (a cut: the whole catalog's)."""
     lengths = [len(tool.description.split()) for tool in catalog.whole.tools]
     return float(statistics.median(lengths)) if lengths else 0.0
+
+
+async def sparse_query_within(
+    embedder: Embedder, text: str, profile: RetrievalProfile, time_budget: float
+) -> SparseVector | None:
+    """The message's sparse vector, or None when its pass takes more than ``SPARSE_SHARE`` of
+    the selection's time budget: the message is then ranked by dense and BM25 alone rather than
+    the whole selection running out of time and falling open."""
+    try:
+        return await asyncio.wait_for(
+            sparse_query(embedder, text, profile), SPARSE_SHARE * time_budget
+        )
+    except TimeoutError:
+        return None
 
 
 async def sparse_query(embedder: Embedder, text: str, profile: RetrievalProfile) -> SparseVector:
