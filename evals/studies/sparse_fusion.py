@@ -18,7 +18,9 @@ Candidates, each against the **reference** (today's default: dense + BM25, no sp
   of the catalog's texts) or ``described`` (some tools are described in another language than
   the message's, ``toolret.retrieval._sparse.described_elsewhere``);
 - each with and without the catalog's calibration ``min5``: no signal on a catalog whose
-  descriptions' median length is under five words.
+  descriptions' median length is under five words;
+- the chosen one with the dense score centred per description language (``_centred``; memory
+  only: the client's statement would need each language's centroid).
 
 **The rule**: on every set and language, on half A (in-sample) and half B (confirming), no
 loss of more than ``MAX_LOSS`` point of R@3, R@5 or R@12 against the reference (xsid-dev: R@1
@@ -41,11 +43,17 @@ from evals.recall.mixed_fleet import MIXED_NAME, mixed_fleet
 from evals.recall.roster_sets import roster_set
 from evals.studies._fusion_signals import FusionSignals, fusion_signals
 from evals.studies._report import report_main
+from toolret._catalog import Catalog
 from toolret._profile import DEFAULT_PROFILE
 from toolret.recall._data import BenchSet, load_benchmark
 from toolret.recall._halves import BLOCK, HALVES
 from toolret.recall._memo import MemoEmbedder
-from toolret.retrieval._sparse import described_elsewhere, described_words
+from toolret.retrieval._sparse import (
+    DESCRIBED_SHARE,
+    described_elsewhere,
+    described_words,
+    written_in,
+)
 
 __all__ = ["main"]
 
@@ -57,6 +65,7 @@ FIXED = (0.25, 0.5, 0.75, 1.0)
 SPREAD = (0.1, 0.2, 0.3)
 MIN_WORDS = (0.0, 5.0)
 SETS = ("massive-dev", "toollens-dev-ml", "xsid-dev")
+CENTRED = "+ 1 × sparse, described, min 5 words, dense centred per description language"
 
 
 @dataclass
@@ -111,6 +120,9 @@ def _choices(
     ratio = np.divide(spread_d, spread_s, out=np.zeros_like(spread_d), where=spread_s > 0)
     none = np.zeros(len(reference), dtype=bool)
     out = {REFERENCE: (reference, none)}
+    chosen = gates["described"] & (words >= 5)
+    centred = _centred(x, catalog) - x.dense + reference
+    out[f"{CENTRED} (memory only)"] = (centred + x.sparse * chosen[:, None], chosen)
     out[TODAY] = (reference + x.sparse * gates["other_language"][:, None], gates["other_language"])
     for gate_name, gate in gates.items():
         for least in MIN_WORDS:
@@ -124,6 +136,21 @@ def _choices(
                     reference + scaled,
                     sent,
                 )
+    return out
+
+
+def _centred(x: FusionSignals, catalog: Catalog) -> Matrix:
+    """The dense scores with each description language's tools moved, per message, to the
+    mean over the catalog: a message in a language some tools are described in no longer
+    prefers them for that alone (languages under ``DESCRIBED_SHARE`` of the tools pooled)."""
+    written = [written_in(catalog[n].description or n, short=True) for n in catalog.names]
+    kept = {w for w in written if written.count(w) >= DESCRIBED_SHARE * len(written)}
+    groups = np.array([w if w in kept else "" for w in written])
+    out = x.dense.copy()
+    overall = x.dense.mean(axis=1, keepdims=True)
+    for group in set(groups.tolist()):
+        members = groups == group
+        out[:, members] += overall - x.dense[:, members].mean(axis=1, keepdims=True)
     return out
 
 
@@ -213,7 +240,7 @@ def _report(measured: Sequence[Measured]) -> str:
 
 
 def _detail(measured: Sequence[Measured], chosen: str | None) -> str:
-    shown = [REFERENCE, TODAY] + ([chosen] if chosen else [])
+    shown = [REFERENCE, TODAY] + ([chosen] if chosen else []) + [f"{CENTRED} (memory only)"]
     lines = []
     for m in measured:
         ks = "/".join(f"R@{k}" for k in m.ks)
