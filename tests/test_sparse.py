@@ -16,18 +16,27 @@ from tests.support.embedders import (
     HashSparseEmbedder,
     ProfiledEmbedder,
     SparseCountingEmbedder,
+    StalledSparseEmbedder,
 )
 from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder, Catalog, InMemoryRetriever, Mode, Tool
-from toolret._profile import LEGACY_PROFILE, SPARSE_PROFILE, profile_of
+from toolret._profile import LEGACY_PROFILE, SPARSE_PROFILE, corpus_documents, profile_of
 from toolret._settings import Settings, make_embedder
 from toolret.cli._search import selection_table
+from toolret.cli._status import sparse_progress
 from toolret.embedders._sparse import SparseMatrix, SparseVector, sparse_head_of
 from toolret.indexing._run import index_catalog
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.retrieval._selection import Selection
 from toolret.retrieval._signals import SIGNALS
-from toolret.retrieval._sparse import catalog_languages, sparse_weight
+from toolret.retrieval._sparse import (
+    SPARSE_SHARE,
+    catalog_languages,
+    described_languages,
+    described_words,
+    language_of,
+    sparse_weight,
+)
 from toolret.store._read import SparseQuery
 from toolret.store._sparse_read import _indexed
 from toolret.store._sql import CatalogQuery
@@ -80,12 +89,12 @@ async def test_the_bundled_model_gives_unit_sparse_vectors_within_its_head() -> 
     assert SparseMatrix.stack([persian]).dot(english)[0] > 0  # latents cross the scripts
 
 
-def test_the_sparse_signal_is_opt_in_and_only_for_a_model_with_a_sparse_head() -> None:
+def test_the_sparse_signal_is_on_by_default_and_only_for_a_model_with_a_sparse_head() -> None:
     assert profile_of(BundledE5Embedder()).sparse_weight == 0
     assert profile_of(BundledE5Embedder(sparse=True)) == SPARSE_PROFILE
     assert SPARSE_PROFILE.sparse_weight > 0
-    assert profile_of(make_embedder(Settings(sparse=True))) == SPARSE_PROFILE
-    assert profile_of(make_embedder(Settings())).sparse_weight == 0
+    assert profile_of(make_embedder(Settings())) == SPARSE_PROFILE
+    assert profile_of(make_embedder(Settings(sparse=False))).sparse_weight == 0  # TOOLRET_SPARSE=0
     # the sparse profile, declared by an embedder without the head: no weight
     assert profile_of(ProfiledEmbedder("query", SPARSE_PROFILE)).sparse_weight == 0
     assert LEGACY_PROFILE.sparse_weight == 0  # Gemini's
@@ -183,6 +192,9 @@ async def test_a_corpus_without_sparse_vectors_is_ranked_without_them_until_inde
         waiting = await store.rank(query, vector, limit=5, sparse=sparse)
         assert not waiting.sparse_ready
         assert waiting.sparse == {}
+        documents = len({doc.key for _, doc in corpus_documents(catalog, sparse_embedder)})
+        progress = await sparse_progress(store, catalog, sparse_embedder)  # toolret status
+        assert progress == f"0 of {documents}"
         async with ToolRetrievalClient(
             database_url, embedder=sparse_embedder, k=3, time_budget=BUDGET, reuse=0
         ) as client:
@@ -193,6 +205,7 @@ async def test_a_corpus_without_sparse_vectors_is_ranked_without_them_until_inde
             assert report.sparse_encoded == report.documents
             ready = await store.rank(query, vector, limit=5, sparse=sparse)
             assert ready.sparse_ready
+            assert await sparse_progress(store, catalog, sparse_embedder) == "ready"
             assert set(ready.sparse) == set(ready.scores)
             with_sparse = await client.select(catalog, message)
             assert all("sparse" in parts for parts in with_sparse.signals.values())
@@ -287,3 +300,114 @@ def test_toolret_search_shows_what_each_signal_added() -> None:
     row = next(line for line in text.splitlines() if "delete_record" in line)
     numbers = [w for w in row.split() if w[0].isdigit()]
     assert numbers == ["1.050", "0.800", "0.200", "0.050"]
+
+
+CHINESE_DESCRIPTIONS = {
+    "send_email": "通过电子邮件把消息、报价或合同发送给某个联系人或公司，"
+    "可以附带文件，发送后记录在时间线上。",
+    "export_records": "把某个对象（联系人、公司或商机）的全部记录导出为 CSV 表格文件，"
+    "供用户下载或导入其他系统。",
+}
+
+
+def test_the_described_gate_sends_any_message_whose_tools_are_described_in_another_language() -> (
+    None
+):
+    """A message gets the signal when some of the catalog's tools are described in another
+    language than its own: an English message on a catalog with two of its eleven tools
+    described in Chinese, and a Chinese one there too (a tenth-share rule sent neither)."""
+    described = dataclasses.replace(SPARSE_PROFILE, sparse_when="described_elsewhere")
+    share = dataclasses.replace(SPARSE_PROFILE, sparse_when="other_language")  # before
+    english_only = crm_catalog()
+    mixed = Catalog(
+        [
+            dataclasses.replace(t, description=CHINESE_DESCRIPTIONS.get(t.name, t.description))
+            for t in crm_catalog().tools
+        ]
+    )
+    assert described_languages(english_only) == {"en"}
+    assert described_languages(mixed) == {"en", "zh"}
+    for message in ENGLISH:
+        assert sparse_weight(english_only, message, described) == 0
+        assert sparse_weight(mixed, message, described) == described.sparse_weight
+        assert sparse_weight(mixed, message, share) == 0  # zh is over a tenth of its texts
+    assert sparse_weight(mixed, OTHER_LANGUAGES[3], described) == described.sparse_weight
+    assert sparse_weight(mixed, OTHER_LANGUAGES[3], share) == 0
+    for message in OTHER_LANGUAGES:
+        assert sparse_weight(english_only, message, described) == described.sparse_weight
+    # a short English message the identifier reads as another language still counts as English
+    assert language_of("set alarm for seven") != "en"
+    assert sparse_weight(english_only, "set alarm for seven", described) == 0
+
+
+def _terse() -> Catalog:
+    return Catalog(
+        [
+            Tool(f"tool_{i}", words)
+            for i, words in enumerate(
+                (
+                    "add to playlist",
+                    "weather find",
+                    "alarm set alarm",
+                    "book restaurant",
+                    "play music",
+                    "rate book",
+                )
+            )
+        ],
+        min_description_length=1,
+    )
+
+
+def test_a_catalog_of_terse_descriptions_gets_no_sparse_signal() -> None:
+    """Two- or three-word descriptions (``add to playlist``): latent terms match by accident."""
+    terse = _terse()
+    gated = dataclasses.replace(SPARSE_PROFILE, sparse_min_words=5.0)
+    anywhere = dataclasses.replace(SPARSE_PROFILE, sparse_min_words=0.0)
+    assert described_words(terse) < 5 <= described_words(crm_catalog())
+    assert sparse_weight(terse, OTHER_LANGUAGES[0], gated) == 0
+    assert sparse_weight(terse, OTHER_LANGUAGES[0], anywhere) > 0
+    assert sparse_weight(crm_catalog(), OTHER_LANGUAGES[0], gated) == gated.sparse_weight
+
+
+async def test_neither_retriever_encodes_sparse_vectors_for_a_catalog_too_terse_for_them(
+    database_url: str,
+) -> None:
+    """No message can get the signal there, so no document pays the second pass either."""
+    embedder = SparseCountingEmbedder()
+    async with InMemoryRetriever(embedder, k=3, time_budget=BUDGET) as memory:
+        await memory.index(_terse())
+        await memory.select(_terse(), OTHER_LANGUAGES[0])
+    assert embedder.sparse_texts == []
+    async with ToolRetrievalClient(
+        database_url, embedder=embedder, k=3, time_budget=BUDGET
+    ) as client:
+        report = await client.index(_terse())
+        assert report.published
+        assert report.sparse_encoded == 0
+        assert (await client.select(_terse(), OTHER_LANGUAGES[0])).mode is Mode.NARROWED
+    assert embedder.sparse_texts == []
+    assert SPARSE_PROFILE.sparse_min_words == 5
+
+
+async def test_a_sparse_pass_past_its_share_of_the_budget_ranks_by_dense_not_falls_open(
+    database_url: str,
+) -> None:
+    """Both retrievers wait ``SPARSE_SHARE`` of the budget for the message's sparse vector, then
+    rank it as a message without the signal: the selection narrows, alike in both."""
+    embedder = StalledSparseEmbedder()
+    catalog = crm_catalog()
+    message = OTHER_LANGUAGES[0]
+    async with (
+        InMemoryRetriever(embedder, k=3, time_budget=8.0) as memory,
+        ToolRetrievalClient(database_url, embedder=embedder, k=3, time_budget=8.0) as client,
+    ):
+        await memory.index(catalog)
+        await client.index(catalog)
+        embedder.stalled = True
+        selections = [await memory.select(catalog, message), await client.select(catalog, message)]
+    for selection in selections:
+        assert selection.mode is Mode.NARROWED
+        assert all("sparse" not in parts for parts in selection.signals.values())
+    assert selections[0].names == selections[1].names
+    assert SPARSE_SHARE * 8.0 < 8.0 / 2  # the rest of the budget is the dense ranking's

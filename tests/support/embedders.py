@@ -181,6 +181,20 @@ class SparseCountingEmbedder(CountingEmbedder):
         return CountingEmbedder()
 
 
+class StalledSparseEmbedder(SparseCountingEmbedder):
+    """``SparseCountingEmbedder`` whose message sparse pass, once ``stalled``, never answers:
+    a model thread stuck behind other work, for the selection's share of the budget."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stalled = False
+
+    async def embed_sparse(self, texts: Sequence[str], role: Role) -> list[SparseVector]:
+        if self.stalled and role == "query":
+            await asyncio.Event().wait()  # cancelled by the caller's share of the budget
+        return await super().embed_sparse(texts, role)
+
+
 class HashSparseEmbedder(HashEmbedder):
     """``HashEmbedder`` with a sparse head: each text's sparse vector holds 40 of the first
     ``pool`` latents, picked and weighted by its hash. A small pool makes many tools share

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -12,7 +12,12 @@ from toolret.cli._errors import fail, load_or_exit
 from toolret.cli._options import UrlOption, console
 from toolret.cli._output import show_table
 
-__all__ = ["status"]
+if TYPE_CHECKING:
+    from toolret._catalog import Catalog
+    from toolret.embedders._base import Embedder
+    from toolret.store._vector_store import VectorStore
+
+__all__ = ["sparse_progress", "status"]
 
 CatalogsOption = Annotated[
     list[str] | None,
@@ -60,20 +65,28 @@ def status(
         for embedder in embedders
     }
 
-    async def read(target: str) -> tuple[StoreStatus, dict[tuple[str, str], CorpusState]]:
+    Progress = dict[tuple[str, str], str]
+
+    async def read(target: str) -> tuple[StoreStatus, dict[tuple[str, str], CorpusState], Progress]:
         try:
             async with VectorStore.from_url(target) as store:
                 state = await store.status()
                 if state.revision is None or not keys:
-                    return state, {}
-                return state, await store.corpus_states(
+                    return state, {}, {}
+                corpora = await store.corpus_states(
                     (model_id, corpus) for (_, model_id), corpus in keys.items()
                 )
+                sparse = {
+                    (spec, embedder.model_id): await sparse_progress(store, tools, embedder)
+                    for spec, tools in catalogs.items()
+                    for embedder in embedders
+                }
+                return state, corpora, sparse
         finally:
             for embedder in embedders:
                 await embedder.aclose()
 
-    state, corpora = asyncio.run(read(url or resolve_database_url()))
+    state, corpora, sparse = asyncio.run(read(url or resolve_database_url()))
     head = head_revision()
     if state.revision is None:
         fail("this database has no toolret schema (not migrated): run `toolret db upgrade`")
@@ -97,13 +110,30 @@ def status(
     if not keys:
         return
     table = Table(title="catalogs")
-    for column in ("catalog", "model", "corpus", "state"):
+    for column in ("catalog", "model", "corpus", "state", "sparse vectors"):
         table.add_column(column)
     waiting = 0
     for (spec, model_id), corpus in keys.items():
         where = corpora.get((model_id, corpus), "absent")
         waiting += where != "published"
-        table.add_row(spec, model_id, corpus[:12], where)
+        table.add_row(spec, model_id, corpus[:12], where, sparse.get((spec, model_id), "—"))
     show_table(table)
     if ready and waiting:
         fail(f"not ready: {waiting} of {len(keys)} corpora are not published yet")
+
+
+async def sparse_progress(store: VectorStore, catalog: Catalog, embedder: Embedder) -> str:
+    """How far the worker has got adding the sparse signal's vectors to a catalog's corpus:
+    ``n of m`` documents (ranking goes without the signal until all have one), ``ready``, or
+    ``—`` when the embedder's profile does not use a sparse head there (none, or descriptions
+    too terse for it)."""
+    from toolret._profile import corpus_documents, profile_of
+    from toolret.embedders._sparse import sparse_head_of
+    from toolret.retrieval._sparse import sparse_in_use
+
+    head, profile = sparse_head_of(embedder), profile_of(embedder)
+    if head is None or not sparse_in_use(catalog, profile):
+        return "—"
+    keys = list(dict.fromkeys(doc.key for _, doc in corpus_documents(catalog, embedder)))
+    missing = await store.missing_sparse(embedder.model_id, head.key(profile.sparse_latents), keys)
+    return "ready" if not missing else f"{len(keys) - len(missing)} of {len(keys)}"

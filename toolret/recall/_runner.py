@@ -38,6 +38,7 @@ from toolret.embedders._cache import with_query_cache
 from toolret.embedders._e5 import BundledE5Embedder
 from toolret.errors import ConfigurationError
 from toolret.recall._data import BenchmarkError, BenchSet, load_benchmark
+from toolret.recall._halves import HALVES, Half, half_of
 from toolret.recall._memo import MemoEmbedder
 from toolret.recall._results import (
     TIME_BUDGET,
@@ -290,12 +291,14 @@ def run_recall(
     plots: bool = True,
     log: bool = True,
     memo_file: Path | None = None,
+    half: Half | None = None,
 ) -> BenchResult:
-    """Load the folders (and add ``extra_sets``), measure, write the report (None: no files).
-
-    The client runs on ``database_url``, else ``DATABASE_URL``, else the embedded Postgres.
-    """
-    sets = [load_benchmark(folder) for folder in folders] + list(extra_sets)
+    """Load the folders (``half``: only that half of each one's requests, ``_halves``; the
+    ``extra_sets`` keep theirs), measure, write the report (``out_dir`` None: no files). The
+    client runs on ``database_url``, else ``DATABASE_URL``, else the embedded Postgres."""
+    sets = [load_benchmark(folder) for folder in folders]
+    sets = [half_of(b, half) for b in sets] if half else sets
+    sets += extra_sets
     for bench in sets:
         check_measurable(bench, k)
     chosen = resolve_embedders(embedders)
@@ -330,10 +333,8 @@ def run_recall(
 
 
 def main(argv: Sequence[str] | None = None, extra_sets: Sequence[BenchSet] = ()) -> int:
-    """``toolret recall DIR [DIR ...]``: print the tables, write the report.
-
-    ``extra_sets`` are measured beside the folders (the roster's halves, from a checkout:
-    ``python -m evals.recall``)."""
+    """``toolret recall DIR [DIR ...]``: print the tables, write the report; ``extra_sets``
+    beside the folders (the roster's halves, from a checkout: ``python -m evals.recall``)."""
     from toolret.recall.studies import STUDIES
 
     parser = argparse.ArgumentParser(
@@ -354,6 +355,8 @@ def main(argv: Sequence[str] | None = None, extra_sets: Sequence[BenchSet] = ())
     parser.add_argument(
         "--memo", type=Path, default=None, help="keep every vector in this file between runs"
     )
+    halves = "only this half of each folder's requests, by scenario (A tunes, B confirms)"
+    parser.add_argument("--half", choices=HALVES, default=None, help=halves)
     args = parser.parse_args(argv)
     if not args.folders and not extra_sets:
         parser.error("give at least one benchmark folder")
@@ -380,6 +383,7 @@ def main(argv: Sequence[str] | None = None, extra_sets: Sequence[BenchSet] = ())
             k=args.k,
             plots=not args.no_plots,
             memo_file=args.memo,
+            half=args.half,
         )
     except BenchmarkError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -46,7 +46,7 @@ from toolret.retrieval._metrics import record_step, tracer
 from toolret.retrieval._reuse import RecentRankings
 from toolret.retrieval._selection import TIE_SLACK, Ranking, Selection
 from toolret.retrieval._signals import ScoreParts
-from toolret.retrieval._sparse import sparse_query, sparse_weight
+from toolret.retrieval._sparse import sparse_query_within, sparse_weight
 from toolret.retrieval._transcript import reported_message
 from toolret.store._read import SparseQuery
 from toolret.store._sql import EXACT_LIMIT, CatalogQuery
@@ -331,8 +331,10 @@ class ToolRetrievalClient(Retriever):
         vector = await _embedding(
             "toolret.embed_sparse",
             "the query's sparse vector failed",
-            lambda: sparse_query(embedder, text, profile),
+            lambda: sparse_query_within(embedder, text, profile, self.time_budget),
         )
+        if vector is None:  # past its share of the budget: dense and BM25 alone
+            return None
         return SparseQuery(vector, weight, head.key(profile.sparse_latents))
 
     async def _embed(self, embedder: Embedder, text: str) -> Vector:

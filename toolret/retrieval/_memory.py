@@ -31,7 +31,10 @@ from toolret.retrieval._signals import combine
 from toolret.retrieval._sparse import (
     SparseIndex,
     catalog_languages,
-    sparse_query,
+    described_languages,
+    example_languages,
+    sparse_in_use,
+    sparse_query_within,
     sparse_weight,
 )
 
@@ -131,8 +134,9 @@ class InMemoryRetriever(Retriever):
         its sparse ones when the embedder's profile has a sparse signal."""
         if self.mode != "bm25":
             await self._dense_task(catalog)
-            if profile_of(self.embedder).sparse_weight > 0:
-                catalog_languages(catalog)
+            if sparse_in_use(catalog, profile_of(self.embedder)):
+                for languages in (catalog_languages, described_languages, example_languages):
+                    languages(catalog)  # what the gate reads, computed once here
                 await self._sparse_task(catalog)
 
     async def _rank(self, catalog: Catalog, text: str, k: int, exclude: frozenset[str]) -> Ranking:
@@ -159,14 +163,18 @@ class InMemoryRetriever(Retriever):
 
     async def _sparse_scores(self, catalog: Catalog, text: str) -> dict[str, float] | None:
         """The tools' sparse scores, or None while the catalog's sparse vectors are being built
-        (waited for up to half the time budget, as the dense ones)."""
+        (waited for up to half the time budget, as the dense ones) or when the message's sparse
+        pass takes more than its share of the budget (``sparse_query_within``)."""
         task = self._sparse_task(catalog)
         if not task.done():
             await asyncio.wait({task}, timeout=self.time_budget / 2)
             if not task.done():
                 return None
         index = task.result()
-        vector = await sparse_query(self.embedder, text, profile_of(self.embedder))
+        profile = profile_of(self.embedder)
+        vector = await sparse_query_within(self.embedder, text, profile, self.time_budget)
+        if vector is None:  # past its share of the budget: dense and BM25 alone
+            return None
         scores = dict(zip(index.names, index.score_array(vector).tolist(), strict=True))
         if catalog.whole is catalog:
             return scores
