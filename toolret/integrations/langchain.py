@@ -33,6 +33,7 @@ from toolret.retrieval._base import Retriever
 from toolret.retrieval._find_tools import (
     FIND_TOOLS_NAME,
     answer_find_tools,
+    check_search_name,
     discovered_tool_names,
     find_tools_description,
 )
@@ -75,9 +76,10 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
     """Narrows each model call's tools to core + top ``k`` + this turn's find_tools discoveries.
 
     ``retriever`` is an ``InMemoryRetriever`` or a ``ToolRetrievalClient``; ``catalog`` holds
-    the agent's tools (``catalog_from_langchain``; leave find_tools out of it). Selection never
-    fails the call: whatever goes wrong, the full roster is sent (toolret's fail-open
-    contract). ``find_tools=False`` registers no find_tools tool. The sync path runs the
+    the agent's tools (``catalog_from_langchain``); a tool of yours named find_tools raises
+    ``CatalogError`` unless ``find_tools=False``, which registers no find_tools tool. Selection
+    never fails the call: whatever goes wrong, the full roster is sent (toolret's fail-open
+    contract). The sync path runs the
     retriever on one private event loop thread.
     """
 
@@ -102,6 +104,8 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
         self._selections = TurnSelections(retriever, k)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_lock = threading.Lock()
+        if find_tools:
+            check_search_name(catalog.names, instead="pass find_tools=False")
         self.tools: list[BaseTool] = [self._find_tools_tool()] if find_tools else []
 
     @property

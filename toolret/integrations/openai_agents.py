@@ -52,6 +52,7 @@ from toolret.retrieval._find_tools import (
     CAPABILITIES_SCHEMA,
     FIND_TOOLS_NAME,
     answer_find_tools,
+    check_search_name,
     find_tools_description,
 )
 from toolret.retrieval._rounds import TurnSelections, bound_names
@@ -101,8 +102,10 @@ class ToolRetrieval(AgentHooks[Any]):
     ``retriever`` is an ``InMemoryRetriever`` or a ``ToolRetrievalClient`` (the caller opens and
     closes it). ``core`` names the tools always enabled and ``examples`` adds example requests
     per tool (both as ``catalog_from_openai``); ``catalog`` replaces the one built when a run
-    starts (tools it does not know stay enabled). Subclass it to add hooks of your own, calling
-    ``super()`` in ``on_start``, ``on_llm_start`` and ``on_llm_end``.
+    starts (tools it does not know stay enabled). A tool of yours named find_tools (a function
+    tool, a ``catalog`` tool, an MCP server's) raises ``CatalogError``: the SDK would keep one of
+    the two. Subclass it to add hooks of your own, calling ``super()`` in ``on_start``,
+    ``on_llm_start`` and ``on_llm_end``.
     """
 
     def __init__(
@@ -116,6 +119,8 @@ class ToolRetrieval(AgentHooks[Any]):
     ) -> None:
         self.retriever = retriever
         self.catalog = catalog
+        if catalog is not None:
+            check_search_name(catalog.names, instead=None)
         self._catalogs = CatalogMemo(core, examples)
         self._selections = TurnSelections(retriever, k)
         self._agents: dict[int, tuple[weakref.ref[Any], Catalog]] = {}
@@ -131,6 +136,7 @@ class ToolRetrieval(AgentHooks[Any]):
     def tools(self, tools: Sequence[Tool]) -> list[Tool]:
         """The agent's tools: each function tool enabled only when toolret binds it (and its own
         ``is_enabled`` allows), other tools as they are, then find_tools."""
+        check_search_name([tool.name for tool in tools], instead=None)
         gated: list[Tool] = [
             dataclasses.replace(tool, is_enabled=self._gate(tool))
             if isinstance(tool, FunctionTool)
@@ -173,6 +179,8 @@ class ToolRetrieval(AgentHooks[Any]):
         except Exception as error:
             self._catalogs.log.warning(f"toolret: cannot list the agent's tools: {error!r}")
             definitions = None
+        if definitions is not None:  # an MCP server's find_tools: the SDK would keep one
+            check_search_name([d.name for d in definitions], instead=None)
         catalog = self._catalogs.of(definitions) if definitions is not None else None
         key = id(agent)
         if catalog is None:

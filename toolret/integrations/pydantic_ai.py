@@ -40,6 +40,7 @@ from toolret.retrieval._find_tools import (
     CAPABILITIES_SCHEMA,
     FIND_TOOLS_NAME,
     answer_find_tools,
+    check_search_name,
     find_tools_description,
 )
 from toolret.retrieval._rounds import TurnSelections, bound_names
@@ -48,6 +49,7 @@ from toolret.retrieval._transcript import latest_human_text
 
 try:
     from pydantic_ai import RunContext
+    from pydantic_ai.agent import AbstractAgent
     from pydantic_ai.capabilities import AbstractCapability
     from pydantic_ai.tools import Tool, ToolDefinition
     from pydantic_ai.toolsets import AbstractToolset, FunctionToolset
@@ -63,6 +65,7 @@ _KINDS = ("function", "external", "unapproved")
 _KEPT = 1024
 """Conversations (stable lists) and runs (their catalog, for find_tools) kept in this process."""
 _UNAVAILABLE = "tool search is unavailable right now; continue with the tools you have"
+_INSTEAD = "pass ToolRetrieval(..., find_tools=False)"
 
 
 def catalog_from_pydantic_ai(
@@ -82,7 +85,9 @@ class ToolRetrieval(AbstractCapability[Any]):
     ``retriever`` is an ``InMemoryRetriever`` or a ``ToolRetrievalClient`` (the caller opens and
     closes it). ``core`` names the tools always sent; ``examples`` adds example requests per tool
     (both as ``catalog_from_openai``); ``catalog`` replaces the one built from the step's tools
-    (tools it does not know are always sent). ``find_tools=False`` adds no find_tools tool.
+    (tools it does not know are always sent). ``find_tools=False`` adds no find_tools tool;
+    without it, an agent function tool or a ``catalog`` tool named find_tools raises
+    ``CatalogError`` when the agent is built (an MCP server's, PydanticAI's own name conflict).
     """
 
     def __init__(
@@ -102,6 +107,8 @@ class ToolRetrieval(AbstractCapability[Any]):
         self.stable = stable
         self.stable_limit = stable_limit
         self.find_tools = find_tools
+        if find_tools and catalog is not None:
+            check_search_name(catalog.names, instead=_INSTEAD)
         self._catalogs = CatalogMemo(core, examples)
         self._selections = TurnSelections(retriever, k)
         self._stable: LRUCache[str, StableToolList] = LRUCache(_KEPT)
@@ -114,6 +121,14 @@ class ToolRetrieval(AbstractCapability[Any]):
     @classmethod
     def get_serialization_name(cls) -> str | None:
         return None  # holds a retriever: not part of an agent spec
+
+    def for_agent(self, agent: AbstractAgent[Any, Any]) -> AbstractCapability[Any]:
+        """Refuse, as the agent is built, a function tool of its own named find_tools."""
+        if self.find_tools:
+            for toolset in agent.toolsets:
+                if isinstance(toolset, FunctionToolset) and toolset is not self._toolset:
+                    check_search_name(toolset.tools, instead=_INSTEAD)
+        return self
 
     def get_toolset(self) -> AbstractToolset[Any] | None:
         return self._toolset if self.find_tools else None

@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from toolret.errors import StoreError, StoreUnavailableError
+from toolret.errors import CatalogError, StoreError, StoreUnavailableError
 from toolret.retrieval._selection import (
     MAX_DISCOVERED_TOOLS,
     Mode,
@@ -269,7 +269,10 @@ async def _definition(service: Service, request: Request) -> Response:
             422, "invalid_request", f"shape is one of {', '.join(shapes)}", field="shape"
         )
     catalog = grant.cut(await service.registry.get(name))
-    definition = find_tools_definition(shapes[shape], catalog)
+    try:
+        definition = find_tools_definition(shapes[shape], catalog)
+    except CatalogError as error:  # a tool of its own is named find_tools
+        raise ApiError(409, "find_tools_conflict", str(error), field="tools") from error
     if shape == "gemini":  # the JSON wire's name, which the JavaScript and Go SDKs type
         definition["parametersJsonSchema"] = definition.pop("parameters_json_schema")
     return JSONResponse({"definition": definition})
