@@ -26,9 +26,9 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypeVar, Unpack
 
 from toolret._catalog import Catalog
-from toolret.adapters._openai import catalog_from_openai
 from toolret.adapters._source import CatalogOptions
 from toolret.errors import ConfigurationError
+from toolret.integrations._catalogs import AgentSource, Definition, agent_catalog
 from toolret.retrieval._base import Retriever
 from toolret.retrieval._find_tools import (
     FIND_TOOLS_NAME,
@@ -58,6 +58,7 @@ __all__ = ["STATE_KEY", "ToolRetrievalMiddleware", "ToolretState", "catalog_from
 
 STATE_KEY = "toolret_tools"
 _T = TypeVar("_T")
+_SOURCE = AgentSource("LangChain", "catalog_from_langchain")
 
 
 class ToolretState(AgentState[Any]):
@@ -68,8 +69,16 @@ class ToolretState(AgentState[Any]):
 
 def catalog_from_langchain(tools: Sequence[Any], **options: Unpack[CatalogOptions]) -> Catalog:
     """A catalog from LangChain tools (``BaseTool``, ``@tool`` functions, or tool dicts), via
-    their OpenAI function definitions; keyword arguments as ``catalog_from_openai``."""
-    return catalog_from_openai([convert_to_openai_tool(tool) for tool in tools], **options)
+    their OpenAI function definitions; keyword arguments as ``catalog_from_openai``. They are
+    yours: a thin description is a warning that says where to fix it (``Tool.read_from``)."""
+    definitions = []
+    for tool in tools:
+        function = convert_to_openai_tool(tool)["function"]
+        parameters = function.get("parameters", {"type": "object", "properties": {}})
+        definitions.append(
+            Definition(function["name"], function.get("description", ""), parameters, _SOURCE)
+        )
+    return agent_catalog(definitions, **options)
 
 
 class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):

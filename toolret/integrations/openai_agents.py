@@ -43,10 +43,9 @@ from typing import Any, Unpack
 from cachetools import LRUCache
 
 from toolret._catalog import Catalog
-from toolret.adapters._openai import catalog_from_openai
 from toolret.adapters._source import CatalogOptions, ExamplesSource
 from toolret.errors import ConfigurationError
-from toolret.integrations._catalogs import CatalogMemo, Definition
+from toolret.integrations._catalogs import AgentSource, CatalogMemo, Definition, agent_catalog
 from toolret.retrieval._base import Retriever
 from toolret.retrieval._find_tools import (
     CAPABILITIES_SCHEMA,
@@ -75,6 +74,7 @@ _LISTING: contextvars.ContextVar[bool] = contextvars.ContextVar("toolret_listing
 """Set while the hooks list the agent's MCP tools: the filter lets every tool through then."""
 _KEPT = 1024
 _UNAVAILABLE = "tool search is unavailable right now; continue with the tools you have"
+_SOURCE = AgentSource("OpenAI Agents SDK", "catalog_from_openai_agents")
 
 
 def catalog_from_openai_agents(
@@ -82,8 +82,9 @@ def catalog_from_openai_agents(
 ) -> Catalog:
     """A catalog from the SDK's function tools (``@function_tool``) and MCP tools (a server's
     ``list_tools()``), named as the model sees them (an MCP tool by its own name); keyword
-    arguments as ``catalog_from_openai``. Function tools come first, as the SDK declares them."""
-    return catalog_from_openai([_definition(tool).openai() for tool in tools], **options)
+    arguments as ``catalog_from_openai``. Function tools come first, as the SDK declares them;
+    they are yours (a thin description is a warning that says where to fix it)."""
+    return agent_catalog([_definition(tool) for tool in tools], **options)
 
 
 @dataclass
@@ -329,6 +330,6 @@ class ToolRetrieval(AgentHooks[Any]):
 
 def _definition(tool: FunctionTool | MCPTool) -> Definition:
     if isinstance(tool, FunctionTool):
-        return Definition(tool.name, tool.description, tool.params_json_schema)
+        return Definition(tool.name, tool.description, tool.params_json_schema, _SOURCE)
     schema = read_field(tool, "input_schema") or read_field(tool, "inputSchema")  # MCP 2 or 1
     return Definition(tool.name, tool.description or "", schema or {"type": "object"})

@@ -31,10 +31,9 @@ from typing import Any, Unpack
 from cachetools import LRUCache
 
 from toolret._catalog import Catalog
-from toolret.adapters._openai import catalog_from_openai
 from toolret.adapters._source import CatalogOptions, ExamplesSource
 from toolret.errors import ConfigurationError
-from toolret.integrations._catalogs import CatalogMemo, Definition
+from toolret.integrations._catalogs import AgentSource, CatalogMemo, Definition, agent_catalog
 from toolret.retrieval._base import Retriever
 from toolret.retrieval._find_tools import (
     CAPABILITIES_SCHEMA,
@@ -66,6 +65,9 @@ _KEPT = 1024
 """Conversations (stable lists) and runs (their catalog, for find_tools) kept in this process."""
 _UNAVAILABLE = "tool search is unavailable right now; continue with the tools you have"
 _INSTEAD = "pass ToolRetrieval(..., find_tools=False)"
+_AGENT_TOOLSET = "<agent>"
+"""The ``toolset_id`` PydanticAI gives the agent's own function tools."""
+_SOURCE = AgentSource("PydanticAI", "catalog_from_pydantic_ai")
 
 
 def catalog_from_pydantic_ai(
@@ -75,8 +77,13 @@ def catalog_from_pydantic_ai(
     """A catalog from PydanticAI tools: ``Tool``s, plain functions (as ``Agent(tools=...)``
     takes them) or ``ToolDefinition``s (an MCP server's, from its toolset); keyword arguments as
     ``catalog_from_openai``. Each tool's name, description and parameter schema are PydanticAI's
-    own, so the catalog matches what ``ToolRetrieval`` sees."""
-    return catalog_from_openai([_definition(_tool_def(tool)).openai() for tool in tools], **options)
+    own, so the catalog matches what ``ToolRetrieval`` sees. Functions and ``Tool``s are yours
+    (a thin description is a warning that says where to fix it, ``Tool.read_from``)."""
+    definitions = [
+        _definition(t) if isinstance(t, ToolDefinition) else _definition(_tool_def(t), True)
+        for t in tools
+    ]
+    return agent_catalog(definitions, **options)
 
 
 class ToolRetrieval(AbstractCapability[Any]):
@@ -202,5 +209,9 @@ def _tool_def(tool: Tool[Any] | ToolDefinition | Callable[..., Any]) -> ToolDefi
     return (tool if isinstance(tool, Tool) else Tool(tool)).tool_def
 
 
-def _definition(tool_def: ToolDefinition) -> Definition:
-    return Definition(tool_def.name, tool_def.description or "", tool_def.parameters_json_schema)
+def _definition(tool_def: ToolDefinition, yours: bool = False) -> Definition:
+    """The definition of a tool, the user's when it is one of the agent's own functions (an MCP
+    server's comes from its own toolset)."""
+    yours = yours or tool_def.toolset_id == _AGENT_TOOLSET
+    return Definition(tool_def.name, tool_def.description or "", tool_def.parameters_json_schema,
+                      _SOURCE if yours else None)  # fmt: skip
