@@ -15,11 +15,13 @@ import json
 import re
 import tomllib
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.fake_gemini import FakeGemini
 from tests.support.fake_llm import (
     CHAT,
     MESSAGES,
@@ -37,6 +39,8 @@ EXTRAS: dict[str, list[str]] = tomllib.loads((REPO / "pyproject.toml").read_text
     "project"
 ]["optional-dependencies"]
 DEPLOYMENT = (REPO / "docs" / "deployment.md").read_text("utf-8")
+GEMINI = "generateContent"
+"""The Gemini guide's calls, served by ``tests/support/fake_gemini.py``."""
 
 DRIVER = """
 import ast, asyncio, sys
@@ -119,6 +123,13 @@ GUIDES: dict[str, tuple[str, str, str, str]] = {
         LANGCHAIN_TOOLS,
         "print('ANSWER', result['messages'][-1].content)\n",
     ),
+    "gemini": (
+        "generate_content(",
+        GEMINI,
+        "from toolret.demo.roster import catalog as units_catalog\n",
+        "response = await turn([], 'Delete the duplicate contact')\n"
+        "print('ANSWER', response.text)\n",
+    ),
     "pydantic-ai": (
         "capabilities=[retrieval]",
         RESPONSES,
@@ -141,6 +152,7 @@ SENT: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     CHAT: lambda body: [tool["function"]["name"] for tool in body.get("tools", [])],
     MESSAGES: lambda body: [tool["name"] for tool in body.get("tools", [])],
     RESPONSES: lambda body: [tool["name"] for tool in body.get("tools", [])],
+    GEMINI: lambda body: [tool["name"] for tool in body["tools"][0]["functionDeclarations"]],
 }
 
 
@@ -152,7 +164,7 @@ def built() -> Iterator[tuple[Path, Path]]:
 
 
 def test_every_integration_with_a_guide_is_installed_here() -> None:
-    integrations = {"anthropic", "openai", "langchain", "pydantic-ai", "openai-agents"}
+    integrations = {"anthropic", "openai", "gemini", "langchain", "pydantic-ai", "openai-agents"}
     assert set(GUIDES) == integrations
     assert integrations <= set(EXTRAS)
 
@@ -175,22 +187,31 @@ def test_an_extra_alone_runs_its_guides_snippet(
     reader = f"CRM = {json.dumps(json.dumps(CRM_FUNCTIONS))}\n{READER}\n{prelude}"
     for name, text in {"block.py": block, "prelude.py": reader, "after.py": after}.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
-    with FakeLLM() as fake:
+    with ExitStack() as serving:
+        fake, gemini = serving.enter_context(FakeLLM()), serving.enter_context(FakeGemini())
         for _ in range(REPLIES.get(extra, 1)):
-            fake.reply(path, _text_reply(path, "Done."))
+            if path == GEMINI:
+                gemini.reply_content([{"text": "Done."}])
+            else:
+                fake.reply(path, _text_reply(path, "Done."))
         venv.env |= {
             "OPENAI_BASE_URL": f"{fake.url}/v1",
             "OPENAI_API_KEY": "test",
             "ANTHROPIC_BASE_URL": fake.url,
             "ANTHROPIC_API_KEY": "test",
+            "GOOGLE_GEMINI_BASE_URL": gemini.url,
+            "GOOGLE_API_KEY": "test",
             "OPENAI_AGENTS_DISABLE_TRACING": "1",
             "DATABASE_URL": database_url,  # the README's service: the run's Postgres
             "TOOLRET_K": "3",
             "TOOLRET_TIME_BUDGET_MS": "60000",
         }
         ran = venv.run(str(venv.bin / "python"), "-c", DRIVER, str(tmp_path), check=False)
-        bodies = fake.bodies(path)
-        rejections = fake.rejections
+        if path == GEMINI:
+            bodies = [r.body for r in gemini.requests if r.endpoint == GEMINI]
+        else:
+            bodies = fake.bodies(path)
+        rejections = [*fake.rejections, *gemini.rejections]
     assert ran.returncode == 0, f"toolret[{extra}]:\n{ran.stdout}\n{ran.stderr}"
     assert "ANSWER Done." in ran.stdout, ran.stdout
     assert rejections == []
