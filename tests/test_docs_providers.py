@@ -87,8 +87,8 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLM]:
 
 
 def test_every_provider_block_is_run_here() -> None:
-    markers = ["client = ToolRetrievalClient()", "anthropic_tools(", "responses_tools(",
-               "generate_content(", "create_agent(", "capabilities=[retrieval]",
+    markers = ["async def reply(", "client = ToolRetrievalClient()", "anthropic_tools(",
+               "responses_tools(", "generate_content(", "create_agent(", "capabilities=[retrieval]",
                "hooks=retrieval"]  # fmt: skip
     assert len(BLOCKS) == len(markers)
     for marker in markers:
@@ -96,6 +96,24 @@ def test_every_provider_block_is_run_here() -> None:
 
 
 # -- An agent service: Chat Completions with find_tools ----------------------------------------
+
+
+async def test_the_readme_service_sends_the_core_tools_and_the_best_k(
+    server: FakeLLM, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    namespace = await run(block("async def reply("), MODEL="gpt-fake")
+    catalog = namespace["units_catalog"]
+    async with namespace["retrieval"] as retrieval:
+        await retrieval.index(catalog)
+        server.reply(CHAT, chat_completion("Done."))
+        reply = await namespace["reply"]([], "Delete the duplicate contact")
+    assert reply.choices[0].message.content == "Done."
+    (body,) = server.bodies(CHAT)
+    sent = [tool["function"]["name"] for tool in body["tools"]]
+    assert len(sent) == len(catalog.core) + 3  # TOOLRET_K=3 here
+    assert "delete_record" in sent
+    assert server.rejections == []
 
 
 async def test_the_agent_service_answers_every_call_and_says_when_search_is_not_ready(

@@ -254,8 +254,10 @@ async def test_the_guide_runs_each_framework_example_from_the_packed_package(
 ) -> None:
     app = tmp_path / "app"
     install_packed(app)
-    _, ai_sdk, langchain = blocks(GUIDE)
+    _, ai_sdk, conversation, langchain = blocks(GUIDE)
+    assert "result.responseMessages" in conversation
     (app / "ai-sdk.ts").write_text(ai_sdk, encoding="utf-8")
+    (app / "conversation.ts").write_text(conversation, encoding="utf-8")
     (app / "langchain.ts").write_text(langchain, encoding="utf-8")
     (app / "crm-ai-tools.ts").write_text(AI_TOOLS, encoding="utf-8")
     (app / "crm-langchain-tools.ts").write_text(LANGCHAIN_TOOLS, encoding="utf-8")
@@ -270,19 +272,53 @@ async def test_the_guide_runs_each_framework_example_from_the_packed_package(
         with FakeLLM() as fake:
             env = {"TOOLRET_URL": url, "OPENAI_BASE_URL": f"{fake.url}/v1", "OPENAI_API_KEY": "t"}
             outputs = []
-            for example in ("ai-sdk", "langchain"):
+            for example in ("ai-sdk", "langchain", "conversation"):
                 fake.reply(CHAT, chat_completion(tool_calls=[find]))
                 fake.reply(CHAT, chat_completion(tool_calls=[delete]))
                 fake.reply(CHAT, chat_completion("Deleted."))
+                if example == "conversation":
+                    fake.reply(CHAT, chat_completion("Here is the board."))
                 outputs.append((await node_run(app / f"{example}.js", cwd=app, **env)).strip())
     finally:
         stop_serve(process)
     assert fake.rejections == []
-    assert outputs == ["3 Deleted.", "6 Deleted."]
-    sent = [[t["function"]["name"] for t in body["tools"]] for body in fake.bodies(CHAT)]
-    assert len(sent) == 6
+    assert outputs == ["3 Deleted.", "6 Deleted.", "3 Deleted.\n1 Here is the board."]
+    bodies = fake.bodies(CHAT)
+    second_turn = [message["role"] for message in bodies[-1]["messages"]]
+    assert second_turn == ["user", "assistant", "tool", "assistant", "tool", "assistant", "user"]
+    sent = [[t["function"]["name"] for t in body["tools"]] for body in bodies[:6]]
     core = registration()["core"]
     for first, *later in (sent[0:3], sent[3:6]):  # narrowed: core + k + find_tools, of 20
         assert len(first) == len(core) + 12 + 1, first
         assert first[: len(core)] == core
         assert all(tools[: len(first)] == first for tools in later), later
+
+
+def test_under_strict_options_the_frameworks_need_skip_lib_check(tmp_path: Path) -> None:
+    """What the guide says of type-checking: with ``strict`` and ``exactOptionalPropertyTypes``
+    and without ``skipLibCheck``, the framework examples fail only inside the frameworks' own
+    declarations, never in ``@toolret/client``'s or in the examples."""
+    app = tmp_path / "app"
+    install_packed(app)
+    _, ai_sdk, conversation, langchain = blocks(GUIDE)
+    for name, text in {"ai-sdk.ts": ai_sdk, "conversation.ts": conversation,
+                       "langchain.ts": langchain, "crm-ai-tools.ts": AI_TOOLS,
+                       "crm-langchain-tools.ts": LANGCHAIN_TOOLS}.items():  # fmt: skip
+        (app / name).write_text(text, encoding="utf-8")
+    tsconfig = json.loads((app / "tsconfig.json").read_text(encoding="utf-8"))
+    tsconfig["compilerOptions"]["skipLibCheck"] = False
+    (app / "tsconfig.json").write_text(json.dumps(tsconfig), encoding="utf-8")
+    checked = subprocess.run(
+        [str(PACKAGE / "node_modules" / ".bin" / "tsc"), "-p", str(app), "--noEmit"],
+        cwd=app,
+        capture_output=True,
+        text=True,
+    )
+    errors = re.findall(r"^(\S+?)\(\d+,\d+\): error TS\d+", checked.stdout, re.MULTILINE)
+    assert checked.returncode != 0, checked.stdout
+    assert errors, checked.stdout
+    assert all("/node_modules/" in path for path in errors), errors  # none in the examples
+    packages = {re.sub(r".*node_modules/((?:@[^/]+/)?[^/]+)/.*", r"\1", path) for path in errors}
+    frameworks = re.compile(r"ai|@ai-sdk/.*|langchain|@langchain/.*|langsmith")
+    assert all(frameworks.fullmatch(package) for package in packages), packages
+    assert {"ai", "langchain"} <= packages

@@ -20,6 +20,7 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,8 +78,8 @@ def _clean_environment(data_dir: Path) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="module")
-def built() -> Iterator[tuple[Path, Path]]:
+@contextmanager
+def built_wheel() -> Iterator[tuple[Path, Path]]:
     """A temporary root, and the wheel built there from a copy of the sources."""
     root = Path(tempfile.mkdtemp(prefix="toolret-wheel-"))
     try:
@@ -94,6 +95,13 @@ def built() -> Iterator[tuple[Path, Path]]:
         yield root, wheel
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def built() -> Iterator[tuple[Path, Path]]:
+    """A temporary root, and the wheel built there from a copy of the sources."""
+    with built_wheel() as found:
+        yield found
 
 
 def _install(root: Path, wheel: Path, name: str, requirement: str) -> Installed:

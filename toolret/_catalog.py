@@ -5,10 +5,11 @@ domain-grouped and byte-stable. Bad input fails here, when the catalog is built,
 request time.
 
 Whose tool it is decides what a fault its author must fix costs. A tool the application did not
-write (``Tool.third_party``: an MCP server's listing, provider tool JSON) is kept with a thin
-description or an input schema model providers refuse (``toolret._input_schema``), because the
-application cannot fix it; the catalog lists it in ``warnings`` and logs one summary line per
-kind on the ``toolret.catalog`` logger (quiet it there without hiding an outage, which
+write (``Tool.third_party``: an MCP server's listing, provider tool JSON), or that an
+integration read from the user's own agent (``Tool.read_from``), is kept with a thin
+description or an input schema model providers refuse (``toolret._input_schema``); the catalog
+lists it in ``warnings`` and logs one summary line per kind (``toolret._warnings``) on the
+``toolret.catalog`` logger (quiet it there without hiding an outage, which
 ``toolret.selection`` and ``toolret.worker`` report). The application's own tool is refused for
 either. Invalid names, duplicates and unsafe characters are refused whoever wrote the tool.
 
@@ -23,16 +24,15 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import logging
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal, Self
+from typing import Self
 
 from toolret._input_schema import schema_problem
 from toolret._tool import DEFAULT_TEMPLATE, Document, Role, Tool
+from toolret._warnings import CatalogWarning, log_warnings_once, schema_warning, thin_warning
 from toolret.errors import (
     AllowedToolsError,
     DuplicateToolError,
@@ -43,18 +43,8 @@ from toolret.errors import (
     UnknownCoreToolError,
 )
 
-__all__ = [
-    "MIN_DESCRIPTION_LENGTH",
-    "Catalog",
-    "CatalogWarning",
-    "allowed_patterns",
-    "log_warnings",
-]
+__all__ = ["MIN_DESCRIPTION_LENGTH", "Catalog", "CatalogWarning", "allowed_patterns"]
 
-log = logging.getLogger("toolret.catalog")
-
-NAMED_IN_SUMMARY = 3
-"""Tools a summary line names before "and N more": the full list is ``catalog.warnings``."""
 MIN_DESCRIPTION_LENGTH = 40
 VALID_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 UNSAFE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -66,29 +56,9 @@ Tab, newline and carriage return are text."""
 ALLOWED_ENTRY = re.compile(r"^(?:[A-Za-z0-9_-]{1,64}|[A-Za-z0-9_-]{0,63}\*)$")
 """An ``allowed`` entry: a tool name, or a prefix followed by ``*`` (``github__*``; ``*`` alone
 allows every tool)."""
-LOGGED_SUMMARIES = 1024
-"""Warning summaries remembered as logged: a catalog built again with the same warnings (a
-service rebuilding a registered catalog, a gateway listing its fleet again) is not logged
-again; a change to them is."""
 KEPT_CUTS = 64
 """Cuts (``Catalog.only``) a catalog keeps built, least recently used beyond that rebuilt: a
 cut's lexical index and ranking query are built once, like its catalog's."""
-
-
-@dataclass(frozen=True)
-class CatalogWarning:
-    """Something wrong with a tool that the catalog keeps because the application cannot fix it.
-
-    ``kind`` says what: ``thin_description``, an empty or too-thin description of a third-party
-    tool; ``invalid_schema``, its input schema is one model providers refuse, and ``pointer`` is
-    where in it (a JSON pointer). ``message`` says what it costs and what the application can do
-    instead.
-    """
-
-    tool: str
-    kind: Literal["thin_description", "invalid_schema"]
-    message: str
-    pointer: str | None = None
 
 
 class Catalog:
@@ -116,7 +86,7 @@ class Catalog:
         for tool in given:
             warnings += _validate(tool, seen, min_description_length)
         if warnings:
-            _log_once(warnings, len(given))
+            log_warnings_once(warnings, given)
         core_names = set(core)
         unknown = sorted(core_names - seen)
         if unknown:
@@ -293,52 +263,6 @@ def _first_seen(domains: Iterable[str]) -> tuple[str, ...]:
     return tuple(kept.values())
 
 
-_logged: OrderedDict[int, None] = OrderedDict()
-_SUMMARIES = {
-    "thin_description": (
-        "third-party with a thin description",
-        "kept, but they rank worse; `toolret lint --catalog ...` says what to add",
-    ),
-    "invalid_schema": (
-        "third-party with an input schema model providers refuse",
-        "kept, but a request that sends one fails at the provider; leave them out with "
-        "allowed=[...], or ask their authors",
-    ),
-}
-
-
-def _log_once(warnings: Sequence[CatalogWarning], tools: int) -> None:
-    """``log_warnings``, once per set of warnings, however often the same catalog is built
-    (``LOGGED_SUMMARIES``)."""
-    signature = hash((tools, tuple(warnings)))
-    if signature in _logged:
-        _logged.move_to_end(signature)
-        return
-    _logged[signature] = None
-    if len(_logged) > LOGGED_SUMMARIES:
-        _logged.popitem(last=False)
-    log_warnings(warnings, tools)
-
-
-def log_warnings(warnings: Sequence[CatalogWarning], tools: int) -> None:
-    """One line per kind of warning of a catalog of ``tools`` tools, however many tools."""
-    for kind, (what, cost) in _SUMMARIES.items():
-        names = list(dict.fromkeys(w.tool for w in warnings if w.kind == kind))
-        if not names:
-            continue
-        shown = ", ".join(names[:NAMED_IN_SUMMARY])
-        more = len(names) - NAMED_IN_SUMMARY
-        log.warning(
-            "toolret: %d of %d tools are %s (%s%s): %s; the list is in catalog.warnings",
-            len(names),
-            tools,
-            what,
-            shown,
-            f" and {more} more" if more > 0 else "",
-            cost,
-        )
-
-
 def _validate(tool: Tool, seen: set[str], min_description_length: int) -> list[CatalogWarning]:
     """Raise for what makes ``tool`` unusable; return the warnings for a third-party tool's
     thin description or refused input schema."""
@@ -359,42 +283,24 @@ def _validate(tool: Tool, seen: set[str], min_description_length: int) -> list[C
     length = len(tool.description.strip())
     if length < min_description_length:
         what = "an empty" if length == 0 else f"a thin ({length}-character)"
-        if not tool.third_party:
+        if not tool.kept_when_flawed:
             raise ToolDescriptionError(
                 f"tool {tool.name!r} has {what} description; write at least "
                 f"{min_description_length} characters saying what it does and when to use it, "
                 "for a reader who does not know the tool exists",
                 tool=tool.name,
             )
-        warnings.append(
-            CatalogWarning(
-                tool.name,
-                "thin_description",
-                f"tool {tool.name!r} has {what} description (under {min_description_length} "
-                "characters), so retrieval finds it by little more than its name; it comes "
-                "from outside the application and is kept. Pass keywords={...} or "
-                "examples={...} for it to the adapter, or ask its author for a description "
-                "saying what it does and when to use it",
-            )
-        )
+        warnings.append(thin_warning(tool, what, min_description_length))
     problem = None if tool.input_schema is None else schema_problem(tool.input_schema)
     if problem is not None:
         where = f"tool {tool.name!r}, input schema at {problem.pointer or '/'}: {problem.message}"
-        if not tool.third_party:
+        if not tool.kept_when_flawed:
             raise ToolSchemaError(
                 f"{where}; fix the schema where the tool is defined",
                 tool=tool.name,
                 pointer=problem.pointer,
             )
-        warnings.append(
-            CatalogWarning(
-                tool.name,
-                "invalid_schema",
-                f"{where}. It comes from outside the application and is kept; leave it out "
-                "of requests to such a provider (allowed=[...]), or ask its author to fix it",
-                pointer=problem.pointer,
-            )
-        )
+        warnings.append(schema_warning(tool, where, problem.pointer))
     return warnings
 
 

@@ -60,7 +60,7 @@ def _env(name: str) -> AliasChoices:
 
 
 class Settings(BaseSettings):
-    """Every toolret setting; see the README's configuration table."""
+    """Every toolret setting; docs/configuration.md lists them all."""
 
     model_config = SettingsConfigDict(env_prefix="TOOLRET_", extra="ignore")
 

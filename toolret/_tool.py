@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULT_TEMPLATE",
     "LEGACY_TEMPLATE",
     "TEMPLATE_FIELDS",
+    "AgentSource",
     "Document",
     "Role",
     "Tool",
@@ -134,6 +135,15 @@ class Document:
 
 
 @dataclass(frozen=True)
+class AgentSource:
+    """The user's own agent an integration read a tool from: ``framework`` (``PydanticAI``) and
+    ``catalog_function``, the call that builds the same catalog for ``toolret.lint_catalog``."""
+
+    framework: str
+    catalog_function: str
+
+
+@dataclass(frozen=True)
 class Tool:
     """A tool an agent can call, as toolret ranks it.
 
@@ -156,6 +166,14 @@ class Tool:
     """Defined outside the application (an MCP server, provider tool JSON): the application
     cannot edit it, so a thin description or an input schema model providers refuse is a
     ``Catalog.warnings`` entry, not an error."""
+    read_from: AgentSource | None = field(default=None, compare=False, hash=False)
+    """Set by an integration that read the tool from the user's own agent: the user's tool, not
+    a third party's, yet its flaws are warnings too, as the hook reading it must not fail a turn."""
+
+    @property
+    def kept_when_flawed(self) -> bool:
+        """A thin description or a refused input schema is a warning, not an error."""
+        return self.third_party or self.read_from is not None
 
     @property
     def retrieval_text(self) -> str:

@@ -127,7 +127,8 @@ def build_catalog(
     Keys of every mapping, and ``core`` names, may be a tool's final name or one of its aliases.
     ``third_party`` marks every tool as written outside the application (``Tool.third_party``):
     a thin description or a refused input schema becomes a ``Catalog.warnings`` entry instead of
-    a ``ToolDescriptionError`` or ``ToolSchemaError``.
+    a ``ToolDescriptionError`` or ``ToolSchemaError``; a tool an integration read from the
+    user's own agent (``Tool.read_from``) is the user's, and warned about as such.
     ``ambiguous`` maps a name several tools could be known by to their final names: using it
     raises ``AmbiguousToolNameError`` naming them.
     """
@@ -168,7 +169,7 @@ def build_catalog(
             domain=domains.get(entry.tool.name, entry.tool.domain),
             category=categories.get(entry.tool.name, entry.tool.category),
             keywords=keyword_map.get(entry.tool.name, entry.tool.keywords),
-            third_party=third_party,
+            third_party=third_party and entry.tool.read_from is None,
         )
         for entry in entries
     ]

@@ -283,7 +283,9 @@ def _thin(catalog: Catalog, minimum: int) -> list[LintFinding]:
         if length >= minimum:
             continue
         what = "an empty description" if length == 0 else f"a {length}-character description"
-        if tool.third_party:
+        if tool.read_from is not None:
+            advice = "it is one of your tools: say what it does where you define it"
+        elif tool.third_party:
             advice = (
                 "it comes from outside the application: give it keywords or examples through "
                 "the adapter, or ask its author for a fuller description"
@@ -293,7 +295,7 @@ def _thin(catalog: Catalog, minimum: int) -> list[LintFinding]:
         found.append(
             LintFinding(
                 "thin_description",
-                "warning" if tool.third_party else "error",
+                "warning" if tool.kept_when_flawed else "error",
                 tool.name,
                 f"{what}, so retrieval finds it by little more than its name; {advice}",
             )
@@ -312,7 +314,7 @@ async def _cut(corpus: CorpusVectors, embedder: Embedder) -> list[LintFinding]:
         found.append(
             LintFinding(
                 "cut_description",
-                "warning" if tool.third_party else "error",
+                "warning" if tool.kept_when_flawed else "error",
                 tool.name,
                 f"its document ({len(text)} characters) is longer than the model's "
                 f"{window.tokens}-token input window: the last {len(lost)} characters are never "

@@ -2,26 +2,31 @@
 
 A framework hands its hook the tools of each step (PydanticAI's ``ToolDefinition``s, the OpenAI
 Agents SDK's function tools and MCP listings). ``CatalogMemo.of`` turns them into a ``Catalog``
-through ``catalog_from_openai`` and keeps the last few: the same names, descriptions and schemas
+(``agent_catalog``) and keeps the last few: the same names, descriptions and schemas
 give back the same ``Catalog`` object, so a selection and its vectors are reused, and building
 is paid once per change of tools. Core tools the definitions lack are skipped (an MCP server may
 be down) and logged once; a set that cannot become a catalog gives None, logged once, and the
 caller sends every tool.
+
+A tool the user wrote (a function of their agent, not an MCP server's) carries ``read_from``:
+its thin description is then a warning that calls it theirs and says where to fix it, not a
+third party's; it stays a warning, as the hook must not fail the turn.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
 from toolret._catalog import Catalog
-from toolret.adapters._openai import catalog_from_openai
-from toolret.adapters._source import ExamplesSource
+from toolret._tool import AgentSource, Tool
+from toolret.adapters._source import CatalogOptions, Entry, ExamplesSource, build_catalog
 
-__all__ = ["CatalogMemo", "Definition", "OnceLog"]
+__all__ = ["AgentSource", "CatalogMemo", "Definition", "OnceLog", "agent_catalog"]
 
 log = logging.getLogger("toolret.selection")
 
@@ -35,10 +40,27 @@ class Definition:
     name: str
     description: str
     parameters: Mapping[str, Any]
+    read_from: AgentSource | None = None
+    """The user's own agent, for a tool they wrote; None for an MCP server's."""
 
     def openai(self) -> dict[str, Any]:
         function = {"name": self.name, "description": self.description}
         return {"type": "function", "function": {**function, "parameters": self.parameters}}
+
+
+def agent_catalog(definitions: Sequence[Definition], **options: Unpack[CatalogOptions]) -> Catalog:
+    """The catalog of an agent's tools, each with its OpenAI function JSON as ``definition``
+    (what ``catalog_from_openai`` would build) and ``read_from``; options as there.
+    ``third_party=False`` makes every tool the application's: a flaw raises."""
+    strict = options.get("third_party") is False
+    entries = []
+    for index, d in enumerate(definitions):
+        definition = copy.deepcopy(d.openai())  # the catalog's own, as catalog_from_openai's
+        schema = definition["function"]["parameters"]
+        tool = Tool(d.name, d.description, input_schema=schema, definition=definition,
+                    read_from=None if strict else d.read_from)  # fmt: skip
+        entries.append(Entry(f"tools[{index}]", tool))
+    return build_catalog(entries, **options)
 
 
 class OnceLog:
@@ -75,8 +97,7 @@ class CatalogMemo:
             self.log.warning(f"toolret: core tools {missing} are not among the agent's tools")
         core = [name for name in self.core if name in names]
         try:
-            openai = [d.openai() for d in definitions]
-            catalog = catalog_from_openai(openai, core=core, examples=self.examples)
+            catalog = agent_catalog(definitions, core=core, examples=self.examples)
         except Exception as error:
             self.log.warning(f"toolret: the agent's tools make no catalog, sending all: {error}")
             return None

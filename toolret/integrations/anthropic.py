@@ -50,6 +50,7 @@ from toolret.retrieval._find_tools import (
     CAPABILITIES_SCHEMA,
     MAX_CAPABILITIES,
     capabilities_of,
+    check_search_name,
     find_each,
     tools_behind,
     unavailable_message,
@@ -89,7 +90,10 @@ def search_tool_definition(
 ) -> dict[str, Any]:
     """toolret's search tool, as an Anthropic client tool (never deferred): find_tools'
     arguments (``capabilities``), and with ``catalog`` what lies behind it in its
-    description (``toolret.retrieval._find_tools.tools_behind``)."""
+    description (``toolret.retrieval._find_tools.tools_behind``); a catalog with a tool of its
+    own called ``name`` raises ``CatalogError``."""
+    if catalog is not None:
+        check_search_name(catalog.names, name, instead="give toolret's another search_tool_name")
     behind = "" if catalog is None else f" {tools_behind(catalog)}"
     return {
         "name": name,

@@ -26,13 +26,14 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypeVar, Unpack
 
 from toolret._catalog import Catalog
-from toolret.adapters._openai import catalog_from_openai
 from toolret.adapters._source import CatalogOptions
 from toolret.errors import ConfigurationError
+from toolret.integrations._catalogs import AgentSource, Definition, agent_catalog
 from toolret.retrieval._base import Retriever
 from toolret.retrieval._find_tools import (
     FIND_TOOLS_NAME,
     answer_find_tools,
+    check_search_name,
     discovered_tool_names,
     find_tools_description,
 )
@@ -57,6 +58,7 @@ __all__ = ["STATE_KEY", "ToolRetrievalMiddleware", "ToolretState", "catalog_from
 
 STATE_KEY = "toolret_tools"
 _T = TypeVar("_T")
+_SOURCE = AgentSource("LangChain", "catalog_from_langchain")
 
 
 class ToolretState(AgentState[Any]):
@@ -67,17 +69,26 @@ class ToolretState(AgentState[Any]):
 
 def catalog_from_langchain(tools: Sequence[Any], **options: Unpack[CatalogOptions]) -> Catalog:
     """A catalog from LangChain tools (``BaseTool``, ``@tool`` functions, or tool dicts), via
-    their OpenAI function definitions; keyword arguments as ``catalog_from_openai``."""
-    return catalog_from_openai([convert_to_openai_tool(tool) for tool in tools], **options)
+    their OpenAI function definitions; keyword arguments as ``catalog_from_openai``. They are
+    yours: a thin description is a warning that says where to fix it (``Tool.read_from``)."""
+    definitions = []
+    for tool in tools:
+        function = convert_to_openai_tool(tool)["function"]
+        parameters = function.get("parameters", {"type": "object", "properties": {}})
+        definitions.append(
+            Definition(function["name"], function.get("description", ""), parameters, _SOURCE)
+        )
+    return agent_catalog(definitions, **options)
 
 
 class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
     """Narrows each model call's tools to core + top ``k`` + this turn's find_tools discoveries.
 
     ``retriever`` is an ``InMemoryRetriever`` or a ``ToolRetrievalClient``; ``catalog`` holds
-    the agent's tools (``catalog_from_langchain``; leave find_tools out of it). Selection never
-    fails the call: whatever goes wrong, the full roster is sent (toolret's fail-open
-    contract). ``find_tools=False`` registers no find_tools tool. The sync path runs the
+    the agent's tools (``catalog_from_langchain``); a tool of yours named find_tools raises
+    ``CatalogError`` unless ``find_tools=False``, which registers no find_tools tool. Selection
+    never fails the call: whatever goes wrong, the full roster is sent (toolret's fail-open
+    contract). The sync path runs the
     retriever on one private event loop thread.
     """
 
@@ -102,6 +113,8 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
         self._selections = TurnSelections(retriever, k)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_lock = threading.Lock()
+        if find_tools:
+            check_search_name(catalog.names, instead="pass find_tools=False")
         self.tools: list[BaseTool] = [self._find_tools_tool()] if find_tools else []
 
     @property

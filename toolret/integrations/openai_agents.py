@@ -43,15 +43,15 @@ from typing import Any, Unpack
 from cachetools import LRUCache
 
 from toolret._catalog import Catalog
-from toolret.adapters._openai import catalog_from_openai
 from toolret.adapters._source import CatalogOptions, ExamplesSource
 from toolret.errors import ConfigurationError
-from toolret.integrations._catalogs import CatalogMemo, Definition
+from toolret.integrations._catalogs import AgentSource, CatalogMemo, Definition, agent_catalog
 from toolret.retrieval._base import Retriever
 from toolret.retrieval._find_tools import (
     CAPABILITIES_SCHEMA,
     FIND_TOOLS_NAME,
     answer_find_tools,
+    check_search_name,
     find_tools_description,
 )
 from toolret.retrieval._rounds import TurnSelections, bound_names
@@ -74,6 +74,7 @@ _LISTING: contextvars.ContextVar[bool] = contextvars.ContextVar("toolret_listing
 """Set while the hooks list the agent's MCP tools: the filter lets every tool through then."""
 _KEPT = 1024
 _UNAVAILABLE = "tool search is unavailable right now; continue with the tools you have"
+_SOURCE = AgentSource("OpenAI Agents SDK", "catalog_from_openai_agents")
 
 
 def catalog_from_openai_agents(
@@ -81,8 +82,9 @@ def catalog_from_openai_agents(
 ) -> Catalog:
     """A catalog from the SDK's function tools (``@function_tool``) and MCP tools (a server's
     ``list_tools()``), named as the model sees them (an MCP tool by its own name); keyword
-    arguments as ``catalog_from_openai``. Function tools come first, as the SDK declares them."""
-    return catalog_from_openai([_definition(tool).openai() for tool in tools], **options)
+    arguments as ``catalog_from_openai``. Function tools come first, as the SDK declares them;
+    they are yours (a thin description is a warning that says where to fix it)."""
+    return agent_catalog([_definition(tool) for tool in tools], **options)
 
 
 @dataclass
@@ -101,8 +103,10 @@ class ToolRetrieval(AgentHooks[Any]):
     ``retriever`` is an ``InMemoryRetriever`` or a ``ToolRetrievalClient`` (the caller opens and
     closes it). ``core`` names the tools always enabled and ``examples`` adds example requests
     per tool (both as ``catalog_from_openai``); ``catalog`` replaces the one built when a run
-    starts (tools it does not know stay enabled). Subclass it to add hooks of your own, calling
-    ``super()`` in ``on_start``, ``on_llm_start`` and ``on_llm_end``.
+    starts (tools it does not know stay enabled). A tool of yours named find_tools (a function
+    tool, a ``catalog`` tool, an MCP server's) raises ``CatalogError``: the SDK would keep one of
+    the two. Subclass it to add hooks of your own, calling ``super()`` in ``on_start``,
+    ``on_llm_start`` and ``on_llm_end``.
     """
 
     def __init__(
@@ -116,6 +120,8 @@ class ToolRetrieval(AgentHooks[Any]):
     ) -> None:
         self.retriever = retriever
         self.catalog = catalog
+        if catalog is not None:
+            check_search_name(catalog.names, instead=None)
         self._catalogs = CatalogMemo(core, examples)
         self._selections = TurnSelections(retriever, k)
         self._agents: dict[int, tuple[weakref.ref[Any], Catalog]] = {}
@@ -131,6 +137,7 @@ class ToolRetrieval(AgentHooks[Any]):
     def tools(self, tools: Sequence[Tool]) -> list[Tool]:
         """The agent's tools: each function tool enabled only when toolret binds it (and its own
         ``is_enabled`` allows), other tools as they are, then find_tools."""
+        check_search_name([tool.name for tool in tools], instead=None)
         gated: list[Tool] = [
             dataclasses.replace(tool, is_enabled=self._gate(tool))
             if isinstance(tool, FunctionTool)
@@ -173,6 +180,8 @@ class ToolRetrieval(AgentHooks[Any]):
         except Exception as error:
             self._catalogs.log.warning(f"toolret: cannot list the agent's tools: {error!r}")
             definitions = None
+        if definitions is not None:  # an MCP server's find_tools: the SDK would keep one
+            check_search_name([d.name for d in definitions], instead=None)
         catalog = self._catalogs.of(definitions) if definitions is not None else None
         key = id(agent)
         if catalog is None:
@@ -321,6 +330,6 @@ class ToolRetrieval(AgentHooks[Any]):
 
 def _definition(tool: FunctionTool | MCPTool) -> Definition:
     if isinstance(tool, FunctionTool):
-        return Definition(tool.name, tool.description, tool.params_json_schema)
+        return Definition(tool.name, tool.description, tool.params_json_schema, _SOURCE)
     schema = read_field(tool, "input_schema") or read_field(tool, "inputSchema")  # MCP 2 or 1
     return Definition(tool.name, tool.description or "", schema or {"type": "object"})

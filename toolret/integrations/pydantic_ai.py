@@ -31,15 +31,15 @@ from typing import Any, Unpack
 from cachetools import LRUCache
 
 from toolret._catalog import Catalog
-from toolret.adapters._openai import catalog_from_openai
 from toolret.adapters._source import CatalogOptions, ExamplesSource
 from toolret.errors import ConfigurationError
-from toolret.integrations._catalogs import CatalogMemo, Definition
+from toolret.integrations._catalogs import AgentSource, CatalogMemo, Definition, agent_catalog
 from toolret.retrieval._base import Retriever
 from toolret.retrieval._find_tools import (
     CAPABILITIES_SCHEMA,
     FIND_TOOLS_NAME,
     answer_find_tools,
+    check_search_name,
     find_tools_description,
 )
 from toolret.retrieval._rounds import TurnSelections, bound_names
@@ -48,6 +48,7 @@ from toolret.retrieval._transcript import latest_human_text
 
 try:
     from pydantic_ai import RunContext
+    from pydantic_ai.agent import AbstractAgent
     from pydantic_ai.capabilities import AbstractCapability
     from pydantic_ai.tools import Tool, ToolDefinition
     from pydantic_ai.toolsets import AbstractToolset, FunctionToolset
@@ -63,6 +64,10 @@ _KINDS = ("function", "external", "unapproved")
 _KEPT = 1024
 """Conversations (stable lists) and runs (their catalog, for find_tools) kept in this process."""
 _UNAVAILABLE = "tool search is unavailable right now; continue with the tools you have"
+_INSTEAD = "pass ToolRetrieval(..., find_tools=False)"
+_AGENT_TOOLSET = "<agent>"
+"""The ``toolset_id`` PydanticAI gives the agent's own function tools."""
+_SOURCE = AgentSource("PydanticAI", "catalog_from_pydantic_ai")
 
 
 def catalog_from_pydantic_ai(
@@ -72,8 +77,13 @@ def catalog_from_pydantic_ai(
     """A catalog from PydanticAI tools: ``Tool``s, plain functions (as ``Agent(tools=...)``
     takes them) or ``ToolDefinition``s (an MCP server's, from its toolset); keyword arguments as
     ``catalog_from_openai``. Each tool's name, description and parameter schema are PydanticAI's
-    own, so the catalog matches what ``ToolRetrieval`` sees."""
-    return catalog_from_openai([_definition(_tool_def(tool)).openai() for tool in tools], **options)
+    own, so the catalog matches what ``ToolRetrieval`` sees. Functions and ``Tool``s are yours
+    (a thin description is a warning that says where to fix it, ``Tool.read_from``)."""
+    definitions = [
+        _definition(t) if isinstance(t, ToolDefinition) else _definition(_tool_def(t), True)
+        for t in tools
+    ]
+    return agent_catalog(definitions, **options)
 
 
 class ToolRetrieval(AbstractCapability[Any]):
@@ -82,7 +92,9 @@ class ToolRetrieval(AbstractCapability[Any]):
     ``retriever`` is an ``InMemoryRetriever`` or a ``ToolRetrievalClient`` (the caller opens and
     closes it). ``core`` names the tools always sent; ``examples`` adds example requests per tool
     (both as ``catalog_from_openai``); ``catalog`` replaces the one built from the step's tools
-    (tools it does not know are always sent). ``find_tools=False`` adds no find_tools tool.
+    (tools it does not know are always sent). ``find_tools=False`` adds no find_tools tool;
+    without it, an agent function tool or a ``catalog`` tool named find_tools raises
+    ``CatalogError`` when the agent is built (an MCP server's, PydanticAI's own name conflict).
     """
 
     def __init__(
@@ -102,6 +114,8 @@ class ToolRetrieval(AbstractCapability[Any]):
         self.stable = stable
         self.stable_limit = stable_limit
         self.find_tools = find_tools
+        if find_tools and catalog is not None:
+            check_search_name(catalog.names, instead=_INSTEAD)
         self._catalogs = CatalogMemo(core, examples)
         self._selections = TurnSelections(retriever, k)
         self._stable: LRUCache[str, StableToolList] = LRUCache(_KEPT)
@@ -114,6 +128,14 @@ class ToolRetrieval(AbstractCapability[Any]):
     @classmethod
     def get_serialization_name(cls) -> str | None:
         return None  # holds a retriever: not part of an agent spec
+
+    def for_agent(self, agent: AbstractAgent[Any, Any]) -> AbstractCapability[Any]:
+        """Refuse, as the agent is built, a function tool of its own named find_tools."""
+        if self.find_tools:
+            for toolset in agent.toolsets:
+                if isinstance(toolset, FunctionToolset) and toolset is not self._toolset:
+                    check_search_name(toolset.tools, instead=_INSTEAD)
+        return self
 
     def get_toolset(self) -> AbstractToolset[Any] | None:
         return self._toolset if self.find_tools else None
@@ -187,5 +209,9 @@ def _tool_def(tool: Tool[Any] | ToolDefinition | Callable[..., Any]) -> ToolDefi
     return (tool if isinstance(tool, Tool) else Tool(tool)).tool_def
 
 
-def _definition(tool_def: ToolDefinition) -> Definition:
-    return Definition(tool_def.name, tool_def.description or "", tool_def.parameters_json_schema)
+def _definition(tool_def: ToolDefinition, yours: bool = False) -> Definition:
+    """The definition of a tool, the user's when it is one of the agent's own functions (an MCP
+    server's comes from its own toolset)."""
+    yours = yours or tool_def.toolset_id == _AGENT_TOOLSET
+    return Definition(tool_def.name, tool_def.description or "", tool_def.parameters_json_schema,
+                      _SOURCE if yours else None)  # fmt: skip

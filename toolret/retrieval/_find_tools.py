@@ -28,6 +28,7 @@ from typing import Any, Literal
 from toolret._catalog import Catalog
 from toolret._tool import Tool
 from toolret.adapters._mcp import mcp_origin
+from toolret.errors import CatalogError
 from toolret.retrieval._base import Retriever
 from toolret.retrieval._companions import companion_answers
 from toolret.retrieval._selection import (
@@ -54,6 +55,7 @@ __all__ = [
     "FindToolsShape",
     "answer_find_tools",
     "capabilities_of",
+    "check_search_name",
     "discovered_tool_names",
     "find_each",
     "find_tools_definition",
@@ -137,13 +139,35 @@ def find_tools_description(catalog: Catalog | None = None) -> str:
     return f"{FIND_TOOLS_DESCRIPTION} {tools_behind(catalog)}"
 
 
+def check_search_name(
+    names: Iterable[str],
+    name: str = FIND_TOOLS_NAME,
+    *,
+    instead: str | None = "bind no find_tools",
+) -> None:
+    """Raise ``CatalogError`` when one of ``names`` (the user's tools) is ``name``, the name of
+    toolret's own search tool. Beside it the model would see two tools of one name: providers
+    refuse such a request, PydanticAI raises a name conflict, the Agents SDK keeps one of the
+    two; and a call could not be told apart. ``instead`` is the integration's other fix."""
+    if name in names:
+        raise CatalogError(
+            f"your tools include one named {name!r}, the name of toolret's own tool search, "
+            f"which is bound beside them: rename yours{f', or {instead}' if instead else ''}",
+            tool=name,
+        )
+
+
 def find_tools_definition(
     shape: FindToolsShape = "openai", catalog: Catalog | None = None
 ) -> dict[str, Any]:
     """The find_tools definition to bind: ``openai`` (Chat Completions), ``openai_responses``,
     ``anthropic``, ``gemini`` (a ``FunctionDeclaration``, its schema as JSON Schema) or ``mcp``
     (a ``tools/list`` entry). With ``catalog``, the description names what lies behind it
-    (``tools_behind``). A fresh dict each call; the same bytes for the same catalog."""
+    (``tools_behind``), and a catalog with a tool of its own named find_tools raises
+    ``CatalogError`` (``check_search_name``). A fresh dict each call; the same bytes for the
+    same catalog."""
+    if catalog is not None:
+        check_search_name(catalog.names)
     schema = json.loads(json.dumps(CAPABILITIES_SCHEMA))
     fields = {"name": FIND_TOOLS_NAME, "description": find_tools_description(catalog)}
     if shape == "openai":

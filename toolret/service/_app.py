@@ -30,7 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
 from toolret.console import console_app
-from toolret.errors import StoreError, StoreUnavailableError
+from toolret.errors import CatalogError, StoreError, StoreUnavailableError
 from toolret.retrieval._selection import Mode, Reason, Selection, reason_for
 from toolret.service._answers import answer_find_tools, answer_select
 from toolret.service._auth import TokenTable
@@ -137,7 +137,7 @@ def create_app(
         from toolret.retrieval._client import ToolRetrievalClient
         from toolret.service._inline import InlineIndexing
 
-        retrieval = client or ToolRetrievalClient(database_url)
+        retrieval = client or ToolRetrievalClient(database_url, index_unserved=False)
         if client is None:
             await retrieval.__aenter__()
         url = database_url or retrieval.store.engine.url.render_as_string(hide_password=False)
@@ -153,6 +153,7 @@ def create_app(
             inline=InlineIndexing(retrieval) if retrieval.redis_url is None else None,
         )
         state["service"] = service
+        await _open_registry(service.registry, retrieval.time_budget)
         try:
             yield
         finally:
@@ -219,7 +220,10 @@ async def _definition(service: Service, request: Request) -> Response:
             422, "invalid_request", f"shape is one of {', '.join(shapes)}", field="shape"
         )
     catalog = grant.cut(await service.registry.get(name))
-    definition = find_tools_definition(shapes[shape], catalog)
+    try:
+        definition = find_tools_definition(shapes[shape], catalog)
+    except CatalogError as error:  # a tool of its own is named find_tools
+        raise ApiError(409, "find_tools_conflict", str(error), field="tools") from error
     if shape == "gemini":  # the JSON wire's name, which the JavaScript and Go SDKs type
         definition["parametersJsonSchema"] = definition.pop("parameters_json_schema")
     return JSONResponse({"definition": definition})
@@ -262,6 +266,19 @@ async def _register(service: Service, request: Request) -> Response:
         },
         status_code=201 if created else 200,
     )
+
+
+async def _open_registry(registry: CatalogRegistry, budget: float) -> None:
+    """Open the registry's first connection before serving (waiting at most ``budget``). A
+    look-up of a catalog this process has not built has no fallback, and opening a connection
+    on a loaded machine can take longer than the look-up's share of the budget: a fresh
+    process behind a load balancer then answered its first selections 503. A database that
+    cannot be reached now is no reason not to start: the first look-up tries again."""
+    try:
+        async with asyncio.timeout(budget):
+            await registry.schema_revision()
+    except Exception as error:
+        log.debug("toolret serve: the catalog registry's first connection failed: %r", error)
 
 
 async def _index(service: Service, catalog: Catalog) -> Indexing:

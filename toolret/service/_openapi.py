@@ -200,6 +200,7 @@ def _definition_path() -> dict[str, Any]:
     shapes = ["openai", "openai_responses", "anthropic", "gemini", "mcp"]
     errors = {"401": "No valid token", "403": "The token may not use this name", **_LOOKUP_ERRORS}
     errors["422"] = "An unknown shape"
+    errors["409"] = "The catalog has a tool of its own named find_tools: rename it"
     return {
         "get": {
             "summary": "The find_tools definition to bind for this catalog, in a provider's "

@@ -39,7 +39,7 @@ class TokenScope(BaseModel):
 
 
 class ServiceSettings(BaseSettings):
-    """``toolret serve``'s own settings; see the README's configuration table."""
+    """``toolret serve``'s own settings; docs/configuration.md lists them all."""
 
     model_config = SettingsConfigDict(env_prefix="TOOLRET_SERVE_", extra="ignore")
 

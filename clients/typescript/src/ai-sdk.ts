@@ -20,7 +20,7 @@
 import { type PrepareStepFunction, type Tool, type ToolSet, asSchema, jsonSchema, tool } from "ai";
 
 import { catalogOfFunctions } from "./catalog.js";
-import { FIND_TOOLS_NAME, capabilitiesSchema } from "./findTools.js";
+import { FIND_TOOLS_NAME, capabilitiesSchema, checkFindToolsName } from "./findTools.js";
 import { toolNames } from "./tools.js";
 import { TurnSelector, type TurnSelectorOptions } from "./turnSelector.js";
 import type { Catalog, CatalogOptions } from "./types.js";
@@ -80,6 +80,8 @@ export interface AiSdkRetrieval<TOOLS extends ToolSet> {
  * description, asked of the service once here, names what lies behind it).
  */
 export async function aiSdkRetrieval<TOOLS extends ToolSet>(options: AiSdkRetrievalOptions<TOOLS>): Promise<AiSdkRetrieval<TOOLS>> {
+  const instead = "select with a TurnSelector and bind no find_tools";
+  checkFindToolsName([...options.catalog.names, ...Object.keys(options.tools)], instead);
   const selector = new TurnSelector(options);
   const findTools: FindToolsTool = tool({
     description: await selector.description(),

@@ -9,10 +9,27 @@
  * The same definitions, answers and reading as toolret's Python helpers.
  */
 
+import { CatalogError } from "./errors.js";
 import type { Catalog, FoundTools } from "./types.js";
 import { currentTurn, field, resultPayload, toolCalls, toolResults } from "./transcript.js";
 
 export const FIND_TOOLS_NAME = "find_tools";
+
+/**
+ * Throw a `CatalogError` (field `tools`) when one of `names`, the user's tools, is
+ * `FIND_TOOLS_NAME`: bound beside toolret's find_tools, the model would see two tools of one
+ * name. `instead` is the integration's other fix. toolret's Python integrations refuse alike.
+ */
+export function checkFindToolsName(names: Iterable<string>, instead: string): void {
+  for (const name of names) {
+    if (name === FIND_TOOLS_NAME) {
+      throw new CatalogError(
+        `your tools include one named "${name}", the name of toolret's own tool search, which is bound beside them: rename yours, or ${instead}`,
+        "tools",
+      );
+    }
+  }
+}
 /** find_tools returns at most this many tools a capability. */
 export const MAX_DISCOVERED_TOOLS = 5;
 /** find_tools ranks at most this many capabilities a call. */

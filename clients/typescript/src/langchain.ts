@@ -23,7 +23,7 @@ import { createMiddleware } from "langchain";
 import { z } from "zod";
 
 import { catalogOfFunctions } from "./catalog.js";
-import { FIND_TOOLS_NAME, capabilitiesSchema } from "./findTools.js";
+import { FIND_TOOLS_NAME, capabilitiesSchema, checkFindToolsName } from "./findTools.js";
 import { toolName } from "./tools.js";
 import { field } from "./transcript.js";
 import { TurnSelector, type TurnSelectorOptions } from "./turnSelector.js";
@@ -58,6 +58,7 @@ const State = z.object({ [STATE_KEY]: z.array(z.string()).optional() });
  * description, asked of the service once here, names what lies behind it).
  */
 export async function toolretMiddleware(options: ToolretMiddlewareOptions) {
+  checkFindToolsName(options.catalog.names, "select with a TurnSelector and bind no find_tools");
   const selector = new TurnSelector(options);
   const stable = options.stable === true;
   const known = new Set(selector.catalog.names);

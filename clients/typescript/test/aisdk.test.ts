@@ -8,7 +8,7 @@ import { type ModelMessage, type ToolSet, generateText, isStepCount, jsonSchema,
 import { z } from "zod";
 
 import { aiSdkRetrieval, catalogFromAiSdk } from "../src/ai-sdk.js";
-import { toolNames, toolsNamed } from "../src/index.js";
+import { CatalogError, toolNames, toolsNamed } from "../src/index.js";
 import { client, registration } from "./env.js";
 import { CHAT, fakeUrl, mark, script, toolNames as sentNames } from "./fake.js";
 
@@ -184,3 +184,19 @@ if (stopped) {
     assert.match(String(answered?.output), /tool search is unavailable right now/);
   });
 }
+
+test("a tool of yours named find_tools is refused beside toolret's, naming the fix", async () => {
+  const own = tool({
+    description: "Find the wiki pages that document one of the team's internal tools, by keyword.",
+    inputSchema: jsonSchema<{ query: string }>({ type: "object", properties: { query: { type: "string" } } }),
+    execute: async () => "no page",
+  });
+  const tools: ToolSet = { ...crmTools([]), find_tools: own };
+  const catalog = await catalogFromAiSdk("crm-own-find", tools, { core: registration().core });
+  await assert.rejects(aiSdkRetrieval({ toolret: client(), catalog, tools }), (error: unknown) => {
+    assert.ok(error instanceof CatalogError);
+    assert.equal(error.field, "tools");
+    assert.match(error.message, /named "find_tools".*rename yours/);
+    return true;
+  });
+});

@@ -10,6 +10,7 @@ import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { z } from "zod";
 
+import { CatalogError } from "../src/index.js";
 import { STATE_KEY, catalogFromLangChain, toolretMiddleware } from "../src/langchain.js";
 import { client, registration } from "./env.js";
 import { CHAT, fakeUrl, mark, script, toolNames as sentNames } from "./fake.js";
@@ -153,3 +154,17 @@ if (stopped) {
     assert.match(String(answer?.content), /tool search is unavailable right now/);
   });
 }
+
+test("a tool of yours named find_tools is refused beside toolret's, naming the fix", async () => {
+  const own = tool(async () => "no page", {
+    name: "find_tools",
+    description: "Find the wiki pages that document one of the team's internal tools, by keyword.",
+    schema: z.object({ query: z.string() }),
+  });
+  const catalog = catalogFromLangChain("crm-own-find", [...crmTools([]), own], { core: registration().core });
+  await assert.rejects(toolretMiddleware({ toolret: client(), catalog }), (error: unknown) => {
+    assert.ok(error instanceof CatalogError);
+    assert.match(error.message, /named "find_tools".*rename yours/);
+    return true;
+  });
+});
