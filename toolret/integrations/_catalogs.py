@@ -5,8 +5,9 @@ Agents SDK's function tools and MCP listings). ``CatalogMemo.of`` turns them int
 through ``catalog_from_openai`` and keeps the last few: the same names, descriptions and schemas
 give back the same ``Catalog`` object, so a selection and its vectors are reused, and building
 is paid once per change of tools. Core tools the definitions lack are skipped (an MCP server may
-be down) and logged once; a set that cannot become a catalog gives None, logged once, and the
-caller sends every tool.
+be down) and logged once; a set that cannot become a catalog gives None and the caller sends
+every tool: the agent's tools are the caller's to fix, so that is logged once as an error and
+handed to the integration's ``on_error`` (``toolret.retrieval._caller``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import Any
 from toolret._catalog import Catalog
 from toolret.adapters._openai import catalog_from_openai
 from toolret.adapters._source import ExamplesSource
+from toolret.errors import ToolretError
+from toolret.retrieval._caller import CallerErrors
 
 __all__ = ["CatalogMemo", "Definition", "OnceLog"]
 
@@ -56,10 +59,16 @@ class OnceLog:
 class CatalogMemo:
     """The catalogs of the last few distinct tool sets, with ``core`` and ``examples``."""
 
-    def __init__(self, core: Iterable[str] = (), examples: ExamplesSource = None) -> None:
+    def __init__(
+        self,
+        core: Iterable[str] = (),
+        examples: ExamplesSource = None,
+        errors: CallerErrors | None = None,
+    ) -> None:
         self.core = tuple(core)
         self.examples = examples
         self.log = OnceLog()
+        self.errors = errors or CallerErrors()
         self._kept: OrderedDict[tuple[tuple[str, str], ...], _Kept] = OrderedDict()
 
     def of(self, definitions: Sequence[Definition]) -> Catalog | None:
@@ -77,6 +86,9 @@ class CatalogMemo:
         try:
             openai = [d.openai() for d in definitions]
             catalog = catalog_from_openai(openai, core=core, examples=self.examples)
+        except ToolretError as error:
+            self.errors.report(error)
+            return None
         except Exception as error:
             self.log.warning(f"toolret: the agent's tools make no catalog, sending all: {error}")
             return None

@@ -30,6 +30,7 @@ from toolret.adapters._openai import catalog_from_openai
 from toolret.adapters._source import CatalogOptions
 from toolret.errors import ConfigurationError
 from toolret.retrieval._base import Retriever
+from toolret.retrieval._caller import OnError
 from toolret.retrieval._find_tools import (
     FIND_TOOLS_NAME,
     answer_find_tools,
@@ -78,7 +79,9 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
     the agent's tools (``catalog_from_langchain``; leave find_tools out of it). Selection never
     fails the call: whatever goes wrong, the full roster is sent (toolret's fail-open
     contract). ``find_tools=False`` registers no find_tools tool. The sync path runs the
-    retriever on one private event loop thread.
+    retriever on one private event loop thread. ``on_error`` is handed what the caller got wrong
+    (a closed retriever), logged once as an error, not as an outage. Built inside a running
+    event loop, it starts indexing ``catalog`` in an in-memory retriever at once.
     """
 
     state_schema = ToolretState
@@ -92,6 +95,7 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
         stable: bool = False,
         stable_limit: int | None = None,
         find_tools: bool = True,
+        on_error: OnError | None = None,
     ) -> None:
         super().__init__()
         self.retriever = retriever
@@ -99,7 +103,8 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
         self.k = k
         self.stable = stable
         self.stable_limit = stable_limit
-        self._selections = TurnSelections(retriever, k)
+        self._selections = TurnSelections(retriever, k, on_error=on_error)
+        self._selections.index_ahead(catalog)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_lock = threading.Lock()
         self.tools: list[BaseTool] = [self._find_tools_tool()] if find_tools else []
