@@ -155,6 +155,7 @@ def create_app(
             inline=InlineIndexing(retrieval) if retrieval.redis_url is None else None,
         )
         state["service"] = service
+        await _open_registry(service.registry, retrieval.time_budget)
         try:
             yield
         finally:
@@ -312,6 +313,19 @@ async def _register(service: Service, request: Request) -> Response:
         },
         status_code=201 if created else 200,
     )
+
+
+async def _open_registry(registry: CatalogRegistry, budget: float) -> None:
+    """Open the registry's first connection before serving (waiting at most ``budget``). A
+    look-up of a catalog this process has not built has no fallback, and opening a connection
+    on a loaded machine can take longer than the look-up's share of the budget: a fresh
+    process behind a load balancer then answered its first selections 503. A database that
+    cannot be reached now is no reason not to start: the first look-up tries again."""
+    try:
+        async with asyncio.timeout(budget):
+            await registry.schema_revision()
+    except Exception as error:
+        log.debug("toolret serve: the catalog registry's first connection failed: %r", error)
 
 
 async def _index(service: Service, catalog: Catalog) -> Indexing:
