@@ -139,7 +139,7 @@ def create_app(
         from toolret.retrieval._client import ToolRetrievalClient
         from toolret.service._inline import InlineIndexing
 
-        retrieval = client or ToolRetrievalClient(database_url)
+        retrieval = client or ToolRetrievalClient(database_url, index_unserved=False)
         if client is None:
             await retrieval.__aenter__()
         url = database_url or retrieval.store.engine.url.render_as_string(hide_password=False)
