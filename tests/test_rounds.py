@@ -188,3 +188,12 @@ async def test_a_turn_that_falls_open_while_indexing_says_so_once(
     embedder.release.set()
     await retriever.index(catalog)
     assert (await turns.select(catalog, "Create a task for tomorrow")).narrowed
+
+
+@pytest.mark.parametrize("k", [0, -3, 2.5, True])
+def test_an_invalid_k_is_refused_when_the_hook_is_built(k: Any) -> None:
+    from toolret import ConfigurationError
+
+    retriever = InMemoryRetriever(CountingEmbedder())
+    with pytest.raises(ConfigurationError, match="k="):
+        make_per_round_retrieve(retriever, crm_catalog(), k=k)

@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from toolret._catalog import Catalog
-from toolret.errors import ClientStateError
+from toolret.errors import ClientStateError, ConfigurationError
 from toolret.retrieval._ahead import index_ahead, indexing_progress
 from toolret.retrieval._base import Retriever
 from toolret.retrieval._caller import CallerErrors, OnError
@@ -97,7 +97,8 @@ class TurnSelections:
     kept too, for ``seconds`` (the rounds of one turn), so a turn waits for a dependency that is
     down at most once; the message asked again later is selected afresh. The ``size`` most
     recent messages are kept. What the caller got wrong (a closed retriever) goes to
-    ``on_error`` and is logged once (``toolret.retrieval._caller``).
+    ``on_error`` and is logged once (``toolret.retrieval._caller``); an invalid ``k`` is refused
+    here, when the integration is built (``ConfigurationError``), not met on every turn.
     """
 
     def __init__(
@@ -110,6 +111,8 @@ class TurnSelections:
         on_error: OnError | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        if k is not None and (not isinstance(k, int) or isinstance(k, bool) or k < 1):
+            raise ConfigurationError(f"k={k!r}: pass how many tools to bind (1 or more), or None")
         self.retriever = retriever
         self.k = k
         self.size = size
