@@ -17,6 +17,7 @@ from openai.types.chat import ChatCompletionFunctionToolParam
 from tests.support.embedders import CountingEmbedder
 from tests.support.fake_llm import CHAT, FakeLLM, chat_completion
 from tests.support.sdk_types import conforms
+from tests.support.turns import hung_retriever
 from toolret import FIND_TOOLS_NAME, InMemoryRetriever, StableToolList
 from toolret.integrations.langchain import (
     STATE_KEY,
@@ -157,3 +158,26 @@ async def test_the_sync_agent_runs_the_retriever_on_its_own_loop(server: FakeLLM
     )
     assert result["messages"][-1].content == "Deleted."
     assert sent_tools(server.bodies(CHAT)[0]) == ["find_records", "find_tools", "delete_record"]
+
+
+async def test_a_turn_with_the_embedder_hung_selects_once(server: FakeLLM) -> None:
+    """The query embedding never answers: the first model call falls open after the budget,
+    and the turn's other calls and find_tools reuse that selection instead of waiting again."""
+    catalog = catalog_from_langchain(TOOLS, core=["find_records"])
+    retriever = await hung_retriever(catalog)
+    asked = {"capabilities": ["show the deals as a kanban board"]}
+    find = {"id": "c1", "name": FIND_TOOLS_NAME, "arguments": asked}
+    view = {"id": "c2", "name": "create_view", "arguments": {"name": "deals"}}
+    server.reply(CHAT, chat_completion(tool_calls=[find]))
+    server.reply(CHAT, chat_completion(tool_calls=[view]))
+    server.reply(CHAT, chat_completion("Done."))
+    agent = agent_with(server, ToolRetrievalMiddleware(retriever, catalog))
+
+    result = await agent.ainvoke({"messages": [{"role": "user", "content": ARABIC}]})
+
+    assert result["messages"][-1].content == "Done."
+    assert len(server.bodies(CHAT)) == 3
+    for body in server.bodies(CHAT):
+        assert sorted(sent_tools(body)) == sorted([*(t.name for t in TOOLS), FIND_TOOLS_NAME])
+    assert retriever.selections == 1
+    assert server.rejections == []

@@ -20,6 +20,7 @@ from openai import AsyncOpenAI
 
 from tests.support.embedders import CountingEmbedder
 from tests.support.fake_llm import RESPONSES, FakeLLM, responses_response
+from tests.support.turns import Errors, hung_retriever
 from toolret import FIND_TOOLS_NAME, BundledE5Embedder, InMemoryRetriever, ToolRetrievalClient
 from toolret.integrations.openai_agents import ToolRetrieval, catalog_from_openai_agents
 
@@ -257,3 +258,35 @@ async def test_an_approved_call_to_a_found_tool_runs_after_the_run_resumes(serve
     assert result.final_output == "Done."
     assert ran == ["deals"]
     assert server.rejections == []
+
+
+async def test_a_turn_with_the_embedder_hung_selects_once(server: FakeLLM) -> None:
+    """The query embedding never answers: the run's start falls open after the budget, and
+    every later call's tool checks and find_tools reuse that selection instead of waiting."""
+    catalog = catalog_from_openai_agents(TOOLS, core=["find_records"])
+    retriever = await hung_retriever(catalog)
+    asked = {"capabilities": ["show the deals as a kanban board"]}
+    server.reply(RESPONSES, responses_response([call("c1", FIND_TOOLS_NAME, asked)]))
+    server.reply(RESPONSES, responses_response([call("c2", "create_view", {"name": "deals"})]))
+    server.reply(RESPONSES, responses_response([text("Done.")]))
+    tools = ToolRetrieval(retriever, catalog=catalog)
+
+    result = await Runner.run(agent_with(server, tools), ARABIC)
+
+    assert result.final_output == "Done."
+    assert len(server.bodies(RESPONSES)) == 3
+    for body in server.bodies(RESPONSES):
+        assert sent_tools(body) == [*NAMES, FIND_TOOLS_NAME]
+    assert retriever.selections == 1
+    assert server.rejections == []
+
+
+async def test_a_closed_retriever_is_handed_to_on_error(server: FakeLLM) -> None:
+    retriever = InMemoryRetriever(CountingEmbedder(), k=1)
+    await retriever.aclose()
+    errors = Errors()
+    server.reply(RESPONSES, responses_response([text("Done.")]))
+    tools = ToolRetrieval(retriever, core=["find_records"], on_error=errors)
+    await Runner.run(agent_with(server, tools), ARABIC)
+    assert sent_tools(server.bodies(RESPONSES)[0]) == [*NAMES, FIND_TOOLS_NAME]
+    assert list(errors.kinds()) == ["ClientStateError"]

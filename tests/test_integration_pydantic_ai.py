@@ -5,6 +5,7 @@ catalog from the agent's own tools (an MCP server's included), fail-open; throug
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import sys
 from collections.abc import Iterator
@@ -23,7 +24,9 @@ from pydantic_ai.providers.openai import OpenAIProvider
 from tests.support.embedders import CountingEmbedder
 from tests.support.fake_llm import CHAT, FakeLLM, chat_completion
 from tests.support.sdk_types import conforms
+from tests.support.turns import Errors, hung_retriever
 from toolret import FIND_TOOLS_NAME, BundledE5Embedder, InMemoryRetriever, ToolRetrievalClient
+from toolret.errors import CatalogError
 from toolret.integrations.pydantic_ai import ToolRetrieval, catalog_from_pydantic_ai
 
 REPO = Path(__file__).resolve().parent.parent
@@ -259,3 +262,71 @@ async def test_an_approved_call_to_a_found_tool_runs_in_the_next_run(server: Fak
     assert result.output == "Done."
     assert ran == ["deals"]
     assert server.rejections == []
+
+
+async def test_a_turn_with_the_embedder_hung_selects_once(server: FakeLLM) -> None:
+    """The query embedding never answers: the turn's first step falls open after the budget,
+    and its other steps and find_tools reuse that fallen-open selection instead of waiting
+    again (a turn pays the budget at most once)."""
+    catalog = catalog_from_pydantic_ai(TOOLS, core=["find_records"])
+    retriever = await hung_retriever(catalog)
+    asked = {"capabilities": ["show the deals as a kanban board"]}
+    server.reply(CHAT, chat_completion(tool_calls=[call("c1", FIND_TOOLS_NAME, asked)]))
+    server.reply(CHAT, chat_completion(tool_calls=[call("c2", "create_view", {"name": "deals"})]))
+    server.reply(CHAT, chat_completion("Done."))
+    agent = agent_with(server, ToolRetrieval(retriever, catalog=catalog))
+
+    result = await agent.run(ARABIC)
+
+    assert result.output == "Done."
+    assert len(server.bodies(CHAT)) == 3
+    for body in server.bodies(CHAT):
+        assert sorted(sent_tools(body)) == sorted([*NAMES, FIND_TOOLS_NAME])
+    assert retriever.selections == 1
+    assert server.rejections == []
+
+
+async def test_a_closed_retriever_is_the_callers_error_not_an_outage(
+    server: FakeLLM, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every tool is sent, and the mistake is logged once as an error naming the fix and
+    handed to on_error on each turn that meets it."""
+    retriever = InMemoryRetriever(CountingEmbedder(), k=1)
+    await retriever.aclose()
+    errors = Errors()
+    agent = agent_with(server, ToolRetrieval(retriever, core=["find_records"], on_error=errors))
+    server.reply(CHAT, chat_completion("Done."))
+    server.reply(CHAT, chat_completion("Done again."))
+    with caplog.at_level(logging.INFO, logger="toolret.selection"):
+        await agent.run(ARABIC)
+        await agent.run("export the contacts to a CSV file")
+    for body in server.bodies(CHAT):
+        assert sorted(sent_tools(body)) == sorted([*NAMES, FIND_TOOLS_NAME])
+    assert list(errors.kinds()) == ["ClientStateError", "ClientStateError"]
+    logged = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(logged) == 1
+    assert "async with InMemoryRetriever" in logged[0].getMessage()
+
+
+async def test_tools_that_make_no_catalog_are_handed_to_on_error(server: FakeLLM) -> None:
+    errors = Errors()
+    capability = ToolRetrieval(
+        InMemoryRetriever(CountingEmbedder(), k=1), examples={"nope": ["x"]}, on_error=errors
+    )
+    server.reply(CHAT, chat_completion("Done."))
+    await agent_with(server, capability).run(ARABIC)
+    assert sent_tools(server.bodies(CHAT)[0])[: len(NAMES)] == NAMES
+    assert [isinstance(error, CatalogError) for error in errors] == [True]
+
+
+async def test_a_catalog_given_is_indexed_as_the_capability_is_built() -> None:
+    """The guide's line: inside the app's event loop, ``ToolRetrieval(..., catalog=...)`` starts
+    the in-memory retriever's build at once, so the first turn need not send every tool."""
+    retriever = InMemoryRetriever(CountingEmbedder(), k=1)
+    catalog = catalog_from_pydantic_ai(TOOLS, core=["find_records"])
+    assert retriever.indexing_state(catalog) == "indexing has not started"
+    ToolRetrieval(retriever, catalog=catalog)
+    assert retriever.indexing_state(catalog) != "indexing has not started"
+    await retriever.index(catalog)  # the same build, awaited
+    assert retriever.indexing_state(catalog) == "indexed"
+    assert (await retriever.select(catalog, ARABIC)).narrowed

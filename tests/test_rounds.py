@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
 
-from tests.support.embedders import CountingEmbedder
+from tests.support.embedders import CountingEmbedder, GatedDocuments
 from tests.support.tools import crm_catalog, numbered_catalog
+from tests.support.turns import hung_retriever
 from toolret import InMemoryRetriever
 from toolret.retrieval._rounds import PerRoundRetrieve, make_per_round_retrieve
+from toolret.retrieval._selection import Reason
 
 
 async def hook(embedder: CountingEmbedder, k: int) -> PerRoundRetrieve:
@@ -135,3 +138,62 @@ async def test_concurrent_askers_of_one_turn_share_one_select(embedder: Counting
     assert len({id(selection) for selection in selections}) == 1
     assert embedder.queries.count(text) == 1
     assert turns.kept(catalog, text) is selections[0]
+
+
+async def test_the_rounds_of_a_fallen_open_turn_select_once() -> None:
+    """The query embedding hangs: the first round waits the budget and falls open; the turn's
+    other rounds send the same full roster without selecting (a turn pays the budget once)."""
+    retriever = await hung_retriever(crm_catalog())
+    retrieve = make_per_round_retrieve(retriever, crm_catalog(), k=1)
+    rounds = [await retrieve(openai_turn("Delete the Acme contact")) for _ in range(3)]
+    assert rounds[0] == rounds[1] == rounds[2] == crm_catalog().names
+    assert retriever.selections == 1
+
+
+async def test_a_fallen_open_selection_is_kept_for_the_turn_only() -> None:
+    """Kept for ``seconds`` (the rounds of one turn): the same words asked in a later turn are
+    selected afresh, while a narrowed selection stays kept."""
+    from toolret.retrieval._rounds import TurnSelections
+
+    now = [0.0]
+    retriever = await hung_retriever(crm_catalog())
+    turns = TurnSelections(retriever, seconds=60, clock=lambda: now[0])
+    catalog = crm_catalog()
+    first = await turns.select(catalog, "yes")
+    assert first.reason is Reason.TIMEOUT
+    assert await turns.select(catalog, "yes") is first
+    now[0] = 61.0
+    assert turns.kept(catalog, "yes") is None
+    await turns.select(catalog, "yes")
+    assert retriever.selections == 2
+
+
+async def test_a_turn_that_falls_open_while_indexing_says_so_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from toolret.retrieval._rounds import TurnSelections
+
+    embedder = GatedDocuments()
+    retriever = InMemoryRetriever(embedder, k=1, time_budget=0.2)
+    turns = TurnSelections(retriever)
+    catalog = crm_catalog()
+    with caplog.at_level(logging.INFO, logger="toolret.selection"):
+        for text in ("Delete the Acme contact", "Export the deals"):
+            assert (await turns.select(catalog, text)).reason is Reason.NOT_INDEXED
+    lines = [r.getMessage() for r in caplog.records if "still being indexed" in r.getMessage()]
+    assert len(lines) == 1
+    assert f"the {len(catalog)} tools" in lines[0]
+    assert "embedding its" in lines[0]
+    assert "await retriever.index(catalog)" in lines[0]
+    embedder.release.set()
+    await retriever.index(catalog)
+    assert (await turns.select(catalog, "Create a task for tomorrow")).narrowed
+
+
+@pytest.mark.parametrize("k", [0, -3, 2.5, True])
+def test_an_invalid_k_is_refused_when_the_hook_is_built(k: Any) -> None:
+    from toolret import ConfigurationError
+
+    retriever = InMemoryRetriever(CountingEmbedder())
+    with pytest.raises(ConfigurationError, match="k="):
+        make_per_round_retrieve(retriever, crm_catalog(), k=k)

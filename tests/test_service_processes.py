@@ -74,3 +74,34 @@ def test_every_process_and_a_restart_select_what_the_registering_process_selects
     finally:
         stop_serve(first)
         stop_serve(second)
+
+
+def test_a_fresh_process_answers_its_first_select_of_a_registered_catalog(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A process started after the catalog was registered (a scale-out) selects it at once:
+    its first look-up opens the registry's first connection, which must not be held to the
+    share of the budget meant for re-reading a catalog already built (that one has a fallback,
+    this one has none: a 503 with no names). A budget of 200 ms makes the look-up's share
+    (50 ms) shorter than opening the first connection takes here, as 1.5 s does under heavy
+    load; the service opens it before serving."""
+    stderr = tmp_path / "stderr.txt"
+    first_url, first = start_serve(database_url, stderr)
+    try:
+        registration = {"format": "openai", "tools": unsorted_tools(), "core": CORE}
+        registered = httpx.post(f"{first_url}/v1/catalogs/crm", json=registration, timeout=DEADLINE)
+        assert registered.status_code == 201, registered.text
+        for _ in range(3):
+            url, fresh = start_serve(database_url, stderr, TOOLRET_TIME_BUDGET_MS="200")
+            try:
+                answer = httpx.post(
+                    f"{url}/v1/select",
+                    json={"catalog": "crm", "message": MESSAGES[0], "k": K},
+                    timeout=DEADLINE,
+                )
+            finally:
+                stop_serve(fresh)
+            assert answer.status_code == 200, answer.text
+            assert set(CORE) <= set(answer.json()["names"]), answer.text
+    finally:
+        stop_serve(first)

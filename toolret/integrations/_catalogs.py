@@ -5,8 +5,9 @@ Agents SDK's function tools and MCP listings). ``CatalogMemo.of`` turns them int
 (``agent_catalog``) and keeps the last few: the same names, descriptions and schemas
 give back the same ``Catalog`` object, so a selection and its vectors are reused, and building
 is paid once per change of tools. Core tools the definitions lack are skipped (an MCP server may
-be down) and logged once; a set that cannot become a catalog gives None, logged once, and the
-caller sends every tool.
+be down) and logged once; a set that cannot become a catalog gives None and the caller sends
+every tool: the agent's tools are the caller's to fix, so that is logged once as an error and
+handed to the integration's ``on_error`` (``toolret.retrieval._caller``).
 
 A tool the user wrote (a function of their agent, not an MCP server's) carries ``read_from``:
 its thin description is then a warning that calls it theirs and says where to fix it, not a
@@ -25,6 +26,8 @@ from typing import Any, Unpack
 from toolret._catalog import Catalog
 from toolret._tool import AgentSource, Tool
 from toolret.adapters._source import CatalogOptions, Entry, ExamplesSource, build_catalog
+from toolret.errors import ToolretError
+from toolret.retrieval._caller import CallerErrors
 
 __all__ = ["AgentSource", "CatalogMemo", "Definition", "OnceLog", "agent_catalog"]
 
@@ -78,10 +81,16 @@ class OnceLog:
 class CatalogMemo:
     """The catalogs of the last few distinct tool sets, with ``core`` and ``examples``."""
 
-    def __init__(self, core: Iterable[str] = (), examples: ExamplesSource = None) -> None:
+    def __init__(
+        self,
+        core: Iterable[str] = (),
+        examples: ExamplesSource = None,
+        errors: CallerErrors | None = None,
+    ) -> None:
         self.core = tuple(core)
         self.examples = examples
         self.log = OnceLog()
+        self.errors = errors or CallerErrors()
         self._kept: OrderedDict[tuple[tuple[str, str], ...], _Kept] = OrderedDict()
 
     def of(self, definitions: Sequence[Definition]) -> Catalog | None:
@@ -98,6 +107,9 @@ class CatalogMemo:
         core = [name for name in self.core if name in names]
         try:
             catalog = agent_catalog(definitions, core=core, examples=self.examples)
+        except ToolretError as error:
+            self.errors.report(error)
+            return None
         except Exception as error:
             self.log.warning(f"toolret: the agent's tools make no catalog, sending all: {error}")
             return None

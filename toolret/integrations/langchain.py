@@ -30,6 +30,7 @@ from toolret.adapters._source import CatalogOptions
 from toolret.errors import ConfigurationError
 from toolret.integrations._catalogs import AgentSource, Definition, agent_catalog
 from toolret.retrieval._base import Retriever
+from toolret.retrieval._caller import OnError
 from toolret.retrieval._find_tools import (
     FIND_TOOLS_NAME,
     answer_find_tools,
@@ -88,8 +89,10 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
     the agent's tools (``catalog_from_langchain``); a tool of yours named find_tools raises
     ``CatalogError`` unless ``find_tools=False``, which registers no find_tools tool. Selection
     never fails the call: whatever goes wrong, the full roster is sent (toolret's fail-open
-    contract). The sync path runs the
-    retriever on one private event loop thread.
+    contract). The sync path runs the retriever on one private event loop thread.
+    ``on_error`` is handed what the caller got wrong (a closed retriever), logged once as an
+    error, not as an outage. Built inside a running event loop, it starts indexing ``catalog``
+    in an in-memory retriever at once.
     """
 
     state_schema = ToolretState
@@ -103,6 +106,7 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
         stable: bool = False,
         stable_limit: int | None = None,
         find_tools: bool = True,
+        on_error: OnError | None = None,
     ) -> None:
         super().__init__()
         self.retriever = retriever
@@ -110,7 +114,8 @@ class ToolRetrievalMiddleware(AgentMiddleware[ToolretState, Any, Any]):
         self.k = k
         self.stable = stable
         self.stable_limit = stable_limit
-        self._selections = TurnSelections(retriever, k)
+        self._selections = TurnSelections(retriever, k, on_error=on_error)
+        self._selections.index_ahead(catalog)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_lock = threading.Lock()
         if find_tools:

@@ -47,6 +47,7 @@ from toolret.adapters._source import CatalogOptions, ExamplesSource
 from toolret.errors import ConfigurationError
 from toolret.integrations._catalogs import AgentSource, CatalogMemo, Definition, agent_catalog
 from toolret.retrieval._base import Retriever
+from toolret.retrieval._caller import OnError
 from toolret.retrieval._find_tools import (
     CAPABILITIES_SCHEMA,
     FIND_TOOLS_NAME,
@@ -106,7 +107,10 @@ class ToolRetrieval(AgentHooks[Any]):
     starts (tools it does not know stay enabled). A tool of yours named find_tools (a function
     tool, a ``catalog`` tool, an MCP server's) raises ``CatalogError``: the SDK would keep one of
     the two. Subclass it to add hooks of your own, calling ``super()`` in ``on_start``,
-    ``on_llm_start`` and ``on_llm_end``.
+    ``on_llm_start`` and ``on_llm_end``. ``on_error`` is handed what the caller got wrong (tools
+    that make no catalog, a closed retriever), logged once as an error, not as an outage. An
+    in-memory retriever starts indexing the catalog as soon as one is known: ``catalog=`` inside
+    a running event loop, else when the first run starts.
     """
 
     def __init__(
@@ -117,13 +121,16 @@ class ToolRetrieval(AgentHooks[Any]):
         examples: ExamplesSource = None,
         catalog: Catalog | None = None,
         k: int | None = None,
+        on_error: OnError | None = None,
     ) -> None:
         self.retriever = retriever
         self.catalog = catalog
         if catalog is not None:
             check_search_name(catalog.names, instead=None)
-        self._catalogs = CatalogMemo(core, examples)
-        self._selections = TurnSelections(retriever, k)
+        self._selections = TurnSelections(retriever, k, on_error=on_error)
+        self._catalogs = CatalogMemo(core, examples, self._selections.errors)
+        if catalog is not None:
+            self._selections.index_ahead(catalog)
         self._agents: dict[int, tuple[weakref.ref[Any], Catalog]] = {}
         self._runs: weakref.WeakKeyDictionary[RunContextWrapper[Any], _Run] = (
             weakref.WeakKeyDictionary()
@@ -162,6 +169,7 @@ class ToolRetrieval(AgentHooks[Any]):
         self._started[key] = weakref.ref(usage, lambda _: self._started.pop(key, None))
         catalog = self.catalog or await self._listed(context, agent)
         if catalog is not None and self._wired(agent):
+            self._selections.index_ahead(catalog)
             await self._selections.select(catalog, latest_human_text(context.turn_input))
 
     async def _listed(self, context: RunContextWrapper[Any], agent: Agent[Any]) -> Catalog | None:

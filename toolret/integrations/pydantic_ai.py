@@ -35,6 +35,7 @@ from toolret.adapters._source import CatalogOptions, ExamplesSource
 from toolret.errors import ConfigurationError
 from toolret.integrations._catalogs import AgentSource, CatalogMemo, Definition, agent_catalog
 from toolret.retrieval._base import Retriever
+from toolret.retrieval._caller import OnError
 from toolret.retrieval._find_tools import (
     CAPABILITIES_SCHEMA,
     FIND_TOOLS_NAME,
@@ -95,6 +96,10 @@ class ToolRetrieval(AbstractCapability[Any]):
     (tools it does not know are always sent). ``find_tools=False`` adds no find_tools tool;
     without it, an agent function tool or a ``catalog`` tool named find_tools raises
     ``CatalogError`` when the agent is built (an MCP server's, PydanticAI's own name conflict).
+    ``on_error`` is handed what the caller got wrong (tools that make no catalog, a closed
+    retriever), logged once as an error, not as an outage. An in-memory retriever starts
+    indexing the catalog as soon as one is known: ``catalog=`` inside a running event loop, else
+    the first step's tools.
     """
 
     def __init__(
@@ -108,6 +113,7 @@ class ToolRetrieval(AbstractCapability[Any]):
         stable: bool = False,
         stable_limit: int | None = None,
         find_tools: bool = True,
+        on_error: OnError | None = None,
     ) -> None:
         self.retriever = retriever
         self.catalog = catalog
@@ -116,8 +122,10 @@ class ToolRetrieval(AbstractCapability[Any]):
         self.find_tools = find_tools
         if find_tools and catalog is not None:
             check_search_name(catalog.names, instead=_INSTEAD)
-        self._catalogs = CatalogMemo(core, examples)
-        self._selections = TurnSelections(retriever, k)
+        self._selections = TurnSelections(retriever, k, on_error=on_error)
+        self._catalogs = CatalogMemo(core, examples, self._selections.errors)
+        if catalog is not None:
+            self._selections.index_ahead(catalog)
         self._stable: LRUCache[str, StableToolList] = LRUCache(_KEPT)
         self._runs: LRUCache[str, Catalog] = LRUCache(_KEPT)
         schema = json.loads(json.dumps(CAPABILITIES_SCHEMA))
@@ -176,6 +184,7 @@ class ToolRetrieval(AbstractCapability[Any]):
         catalog = self.catalog or self._catalogs.of([_definition(td) for td in ranked])
         if catalog is None:
             return tool_defs
+        self._selections.index_ahead(catalog)
         self._runs[ctx.run_id or ""] = catalog  # what find_tools searches in this run
         order = {name: i for i, name in enumerate(await self.bound(ctx, catalog))}
         kept = sorted((td for td in ranked if td.name in order), key=lambda td: order[td.name])

@@ -33,6 +33,7 @@ from toolret.errors import ClientStateError, ConfigurationError, EmbedderError, 
 from toolret.indexing._asks import WorkerAsks
 from toolret.indexing._backoff import Backoff
 from toolret.indexing._run import IndexReport, Progress, index_catalog
+from toolret.indexing._unserved import Unserved
 from toolret.retrieval._base import Retriever, RetrieverOptions
 from toolret.retrieval._companions import (
     NO_COMPANIONS,
@@ -85,8 +86,11 @@ class ToolRetrievalClient(Retriever):
     cancelled by the server, keeping its connection, before the budget runs out.
     ``reindex_backoff`` spaces the requests to index an unserved corpus (default:
     ``toolret.indexing._asks.REASK_AFTER``, doubling up to ``REASK_AT_MOST``, per corpus, reset
-    once it is served). ``reuse`` also covers the ranking behind ``find_tools``: the rounds of
-    one turn cost no query (``toolret.retrieval._reuse``). ``companion_refresh``: seconds the
+    once it is served); with no worker (no ``REDIS_URL``) an unserved corpus is said once, at
+    WARNING, and indexed by this client in the background unless ``index_unserved=False``
+    (``toolret.indexing._unserved``; ``toolret serve`` indexes on its own). ``reuse`` also
+    covers the ranking behind ``find_tools``: the rounds of one turn cost no query
+    (``toolret.retrieval._reuse``). ``companion_refresh``: seconds the
     counts of tools used together are used before they are read again.
 
     A client opens on first use or ``async with``; after ``aclose()`` it cannot be reopened
@@ -108,6 +112,7 @@ class ToolRetrievalClient(Retriever):
         exact_limit: int = EXACT_LIMIT,
         reindex_backoff: Backoff | None = None,
         companion_refresh: float = REFRESH_SECONDS,
+        index_unserved: bool = True,
         **options: Unpack[RetrieverOptions],
     ) -> None:
         super().__init__(embedder=embedder, settings=settings, **options)
@@ -141,6 +146,7 @@ class ToolRetrievalClient(Retriever):
             weakref.WeakKeyDictionary()
         )
         self._asks = WorkerAsks(self.redis_url, reindex_backoff)
+        self._unserved = Unserved(self._index_unserved) if index_unserved else None
         self._feedback: FeedbackSender | None = None
         self._companion_cache = CompanionCache(
             self._read_companions, wait=self.time_budget * POOL_SHARE, refresh=companion_refresh
@@ -157,6 +163,8 @@ class ToolRetrievalClient(Retriever):
         accepted is lost.
         """
         await self._asks.flush()
+        if self._unserved is not None:  # and the corpora indexed here for want of a worker
+            await self._unserved.wait()
         if self._feedback is not None:
             await self._feedback.flush()
 
@@ -164,6 +172,8 @@ class ToolRetrievalClient(Retriever):
         """Let pending reindex requests finish (briefly), close the queue, the feedback
         sender, and the pool if this client created it."""
         await self._asks.aclose()
+        if self._unserved is not None:
+            await self._unserved.aclose()
         await self._companion_cache.aclose()
         if self._feedback is not None:
             await self._feedback.aclose()
@@ -348,8 +358,16 @@ class ToolRetrievalClient(Retriever):
         self._rankings.forget(message)
 
     def _ask_worker(self, catalog: Catalog, corpus_hash: str) -> None:
-        if not self._closed and self._raw_embedder is not None:
-            self._asks.ask(catalog.whole, self._raw_embedder, corpus_hash)
+        if self._closed or self._raw_embedder is None:
+            return
+        if self.redis_url is None:  # no worker: say so, and index here (toolret.indexing._unserved)
+            if self._unserved is not None:
+                self._unserved.met(catalog, corpus_hash)
+            return
+        self._asks.ask(catalog.whole, self._raw_embedder, corpus_hash)
+
+    def _index_unserved(self, catalog: Catalog, progress: Progress) -> Awaitable[IndexReport]:
+        return self.index(catalog, progress=progress)
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"

@@ -139,6 +139,25 @@ class InMemoryRetriever(Retriever):
                     languages(catalog)  # what the gate reads, computed once here
                 await self._sparse_task(catalog)
 
+    def index_soon(self, catalog: Catalog) -> asyncio.Task[None]:
+        """``index(catalog)`` as a task of the running loop, its dense build started at once
+        (what ``select`` will wait for), so a turn arriving next finds it under way."""
+        if self.mode != "bm25":
+            self._dense_task(catalog)
+        return asyncio.ensure_future(self.index(catalog))
+
+    def indexing_state(self, catalog: Catalog) -> str:
+        """How far embedding ``catalog`` got in this retriever, in words (for a log line)."""
+        task = self._dense.get(corpus_hash(catalog, self.embedder)) if self.mode != "bm25" else None
+        if task is None:
+            return "indexing has not started"
+        if not task.done():
+            documents = len(corpus_documents(catalog.whole, self.embedder))
+            return f"embedding its {documents} documents"
+        if task.cancelled() or task.exception() is not None:
+            return "indexing failed; the next selection tries again"
+        return "indexed"
+
     async def _rank(self, catalog: Catalog, text: str, k: int, exclude: frozenset[str]) -> Ranking:
         """Every candidate scored (so ``k`` and ``exclude`` need no care here); raises on
         failure. The sparse signal joins for the messages its profile gives it to, once the

@@ -10,7 +10,8 @@
  * best `k` for the turn's latest user message (one selection per turn, reused by its steps) and
  * what find_tools found in this turn, read back from the step's messages; tools the catalog
  * does not hold (find_tools, provider tools) stay active. Whatever fails, it returns nothing
- * and the step has every tool. `retrieval.stable(list)` keeps a conversation's list growing by
+ * and the step has every tool; a refusal of the service (an unknown catalog, a bad token) is
+ * also logged once and handed to `onError`. `retrieval.stable(list)` keeps a conversation's list growing by
  * prefix instead (the provider's prompt cache holds). The catalog is built from the tools'
  * own schemas (zod or JSON Schema), so nothing is restated.
  *

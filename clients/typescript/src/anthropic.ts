@@ -14,7 +14,7 @@
  * it came, thinking blocks included.
  */
 
-import { type TurnOptions, type TurnResult, DEFAULT_MAX_ROUNDS, answerCall, turnDefinition, turnSelection } from "./turn.js";
+import { type TurnOptions, type TurnResult, DEFAULT_MAX_ROUNDS, answerCall, turnStart } from "./turn.js";
 import { roundTools } from "./tools.js";
 import type { FindToolsDefinitions } from "./findTools.js";
 
@@ -38,8 +38,7 @@ export interface AnthropicTurnOptions<T, M, R extends AnthropicReply> extends Tu
 export async function anthropicTurn<T, M, R extends AnthropicReply>(
   options: AnthropicTurnOptions<T, M, R>,
 ): Promise<TurnResult<R>> {
-  const selection = await turnSelection(options);
-  const definition = await turnDefinition(options, "anthropic");
+  const [selection, definition] = await turnStart(options, "anthropic");
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   for (let round = 1; ; round += 1) {
     const { bound, tools } = roundTools(options.tools, selection, options.messages, "anthropic", definition);
@@ -49,7 +48,7 @@ export async function anthropicTurn<T, M, R extends AnthropicReply>(
     const results = [];
     for (const block of calls) {
       const call = { name: block.name ?? "", input: block.input, id: block.id ?? "" };
-      const { content, isError } = await answerCall(options, call, bound);
+      const { content, isError } = await answerCall(options, call, bound, selection);
       results.push({
         type: "tool_result" as const,
         tool_use_id: call.id,

@@ -9,7 +9,8 @@
  * `k` for the turn's latest human message (one selection per turn, reused by its model calls)
  * and what find_tools found in this turn, read back from the messages; tools the catalog does
  * not hold (find_tools, provider tools) pass through. It registers find_tools itself. Whatever
- * fails, the call goes out with every tool it had. With `stable: true` the tools come in the
+ * fails, the call goes out with every tool it had; a refusal of the service (an unknown catalog,
+ * a bad token) is also logged once and handed to `onError`. With `stable: true` the tools come in the
  * conversation's first-seen order, core first, and only grow, kept in the agent state under
  * `toolret_tools`, so the provider's prompt cache holds across turns.
  *

@@ -13,7 +13,7 @@
  * after the whole `output` is sent back, reasoning items included (Responses).
  */
 
-import { type TurnOptions, type TurnResult, DEFAULT_MAX_ROUNDS, answerCall, parsedArguments, turnDefinition, turnSelection } from "./turn.js";
+import { type TurnOptions, type TurnResult, DEFAULT_MAX_ROUNDS, answerCall, parsedArguments, turnStart } from "./turn.js";
 import { roundTools } from "./tools.js";
 import type { FindToolsDefinitions } from "./findTools.js";
 
@@ -44,8 +44,7 @@ export interface ChatTurnOptions<T, M, R extends ChatReply> extends TurnOptions<
 export async function openaiChatTurn<T, M, R extends ChatReply>(
   options: ChatTurnOptions<T, M, R>,
 ): Promise<TurnResult<R>> {
-  const selection = await turnSelection(options);
-  const definition = await turnDefinition(options, "openai");
+  const [selection, definition] = await turnStart(options, "openai");
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   for (let round = 1; ; round += 1) {
     const { bound, tools } = roundTools(options.tools, selection, options.messages, "openai", definition);
@@ -59,7 +58,7 @@ export async function openaiChatTurn<T, M, R extends ChatReply>(
         call.type === "function"
           ? [call.function.name, parsedArguments(call.function.arguments)]
           : [call.custom.name, call.custom.input];
-      const { content } = await answerCall(options, { name, input, id: call.id }, bound);
+      const { content } = await answerCall(options, { name, input, id: call.id }, bound, selection);
       options.messages.push({ role: "tool", tool_call_id: call.id, content: text(content) } as M);
     }
     if (round >= maxRounds) return { reply, selection, rounds: round };
@@ -93,8 +92,7 @@ export interface ResponsesTurnOptions<T, M, R extends ResponsesReply> extends Tu
 export async function openaiResponsesTurn<T, M, R extends ResponsesReply>(
   options: ResponsesTurnOptions<T, M, R>,
 ): Promise<TurnResult<R>> {
-  const selection = await turnSelection(options);
-  const definition = await turnDefinition(options, "openai_responses");
+  const [selection, definition] = await turnStart(options, "openai_responses");
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
   for (let round = 1; ; round += 1) {
     const { bound, tools } = roundTools(options.tools, selection, options.messages, "openai_responses", definition);
@@ -105,7 +103,7 @@ export async function openaiResponsesTurn<T, M, R extends ResponsesReply>(
     for (const call of calls) {
       const id = call.call_id;
       const input = parsedArguments(call.arguments);
-      const { content } = await answerCall(options, { name: call.name, input, id }, bound);
+      const { content } = await answerCall(options, { name: call.name, input, id }, bound, selection);
       options.messages.push({ type: "function_call_output", call_id: id, output: text(content) } as M);
     }
     if (round >= maxRounds) return { reply, selection, rounds: round };

@@ -7,6 +7,7 @@
 import type { ToolretClient, SelectOptions } from "./client.js";
 import { type FindToolsDefinitions, type FindToolsShape, FIND_TOOLS_NAME, answerFindTools, findToolsDefinition } from "./findTools.js";
 import { latestHumanText } from "./transcript.js";
+import { unreachable, unsearchable } from "./turnSelector.js";
 import type { Catalog, Selection } from "./types.js";
 
 /**
@@ -61,14 +62,31 @@ export async function turnDefinition<T, M, S extends FindToolsShape>(
   return options.toolret.findToolsDefinition(options.catalog, shape);
 }
 
-/** The answer to one call, as text: find_tools answered by toolret, the others by `runTool`. */
+/**
+ * The turn's selection and find_tools definition, asked of the service at once (a service that
+ * does not answer costs the turn one wait, not two).
+ */
+export function turnStart<T, M, S extends FindToolsShape>(
+  options: TurnOptions<T, M>,
+  shape: S,
+): Promise<[Selection, FindToolsDefinitions[S]]> {
+  return Promise.all([turnSelection(options), turnDefinition(options, shape)]);
+}
+
+/**
+ * The answer to one call, as text: find_tools answered by toolret (at once, that search is
+ * unavailable, when the turn's `selection` could not reach the service), the others by `runTool`.
+ */
 export async function answerCall<T, M>(
   options: TurnOptions<T, M>,
   call: { name: string; input: unknown; id: string },
   bound: readonly string[],
+  selection?: Pick<Selection, "mode" | "reason">,
 ): Promise<{ content: unknown; isError: boolean }> {
   if (call.name === FIND_TOOLS_NAME) {
-    const content = await answerFindTools(options.toolret, options.catalog, call.input, { bound });
+    const reason = selection === undefined ? undefined : unreachable(selection);
+    const finder = reason === undefined ? options.toolret : unsearchable(reason);
+    const content = await answerFindTools(finder, options.catalog, call.input, { bound });
     return { content, isError: false };
   }
   try {

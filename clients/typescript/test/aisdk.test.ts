@@ -1,5 +1,5 @@
 // The AI SDK (`ai`, `@ai-sdk/openai`), pinned, against the strict local Chat Completions server,
-// a live `toolret serve` choosing the tools (TOOLRET_FAILURE=stopped: the service is stopped).
+// a live `toolret serve` choosing the tools (TOOLRET_FAILURE=stopped: the service is stopped; hung: it never answers).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -8,14 +8,16 @@ import { type ModelMessage, type ToolSet, generateText, isStepCount, jsonSchema,
 import { z } from "zod";
 
 import { aiSdkRetrieval, catalogFromAiSdk } from "../src/ai-sdk.js";
-import { CatalogError, toolNames, toolsNamed } from "../src/index.js";
+import { CatalogError, type ToolretError, UnknownCatalogError, toolNames, toolsNamed } from "../src/index.js";
 import { client, registration } from "./env.js";
 import { CHAT, fakeUrl, mark, script, toolNames as sentNames } from "./fake.js";
 
 const DELETE = "أريد حذف هذا العميل نهائيا";
 const EXPORT = "kayıtları CSV dosyası olarak dışa aktar";
 const K = 3;
-const stopped = process.env.TOOLRET_FAILURE === "stopped";
+/** How the service is down, if it is: `stopped` (killed), `hung` (SIGSTOP: it accepts, never answers). */
+const failure = process.env.TOOLRET_FAILURE;
+const stopped = failure !== undefined;
 const model = () => createOpenAI({ baseURL: `${fakeUrl()}/v1`, apiKey: "test" }).chat("gpt-fake");
 
 /** The registration's tools as an AI SDK `ToolSet`, each run recorded in `ran`. */
@@ -36,24 +38,29 @@ function crmTools(ran: string[]): ToolSet {
   );
 }
 
-async function setUp(name: string) {
+async function setUp(name: string, { register = true, errors = [] as ToolretError[] } = {}) {
   const ran: string[] = [];
   const tools = crmTools(ran);
   const { core, examples } = registration();
   const catalog = await catalogFromAiSdk(name, tools, { core, examples });
-  const toolret = client({ timeoutMs: stopped ? 2000 : 60_000 });
-  if (!stopped) await toolret.registerCatalog(catalog);
+  const toolret = client({ timeoutMs: stopped ? 1500 : 60_000 });
+  if (!stopped && register) await toolret.registerCatalog(catalog);
   let selects = 0;
+  let finds = 0;
   const counted = {
     select: (...args: Parameters<typeof toolret.select>) => {
       selects += 1;
       return toolret.select(...args);
     },
-    findTools: toolret.findTools.bind(toolret),
+    findTools: (...args: Parameters<typeof toolret.findTools>) => {
+      finds += 1;
+      return toolret.findTools(...args);
+    },
     findToolsDefinition: toolret.findToolsDefinition.bind(toolret),
   };
-  const retrieval = await aiSdkRetrieval({ toolret: counted, catalog, tools, k: K });
-  return { ran, tools, catalog, retrieval, selects: () => selects };
+  const onError = (error: ToolretError) => errors.push(error);
+  const retrieval = await aiSdkRetrieval({ toolret: counted, catalog, tools, k: K, onError });
+  return { ran, tools, catalog, retrieval, selects: () => selects, finds: () => finds };
 }
 
 const user = (content: string): ModelMessage => ({ role: "user", content });
@@ -158,8 +165,8 @@ test("zod tools make a catalog as the AI SDK sends them, and selections narrow t
 });
 
 if (stopped) {
-  test("with toolret stopped, the turn completes with every tool and find_tools says so", async () => {
-    const { ran, catalog, retrieval } = await setUp("crm-ai");
+  test(`with toolret ${failure}, the turn selects once, answers find_tools at once and completes with every tool`, async () => {
+    const { ran, catalog, retrieval, selects, finds } = await setUp("crm-ai");
     const log = await mark();
     await script(CHAT, {
       tool_calls: [
@@ -167,6 +174,7 @@ if (stopped) {
         { id: "call_2", name: "delete_record", arguments: { id: "c_1" } },
       ],
     });
+    await script(CHAT, { tool_calls: [{ id: "call_3", name: "export_records", arguments: { format: "csv" } }] });
     await script(CHAT, { content: "Deleted." });
     const result = await generateText({
       model: model(),
@@ -176,12 +184,42 @@ if (stopped) {
       stopWhen: isStepCount(4),
     });
     assert.equal(result.text, "Deleted.");
-    assert.deepEqual(ran, ["delete_record"]);
+    assert.deepEqual(ran, ["delete_record", "export_records"]);
     const { requests, rejections } = await log();
     assert.deepEqual(rejections, []);
+    assert.equal(requests.length, 3);
     for (const request of requests) assert.deepEqual([...sentNames(request.body)].sort(), [...catalog.names, "find_tools"].sort());
     const answered = result.steps[0]!.toolResults.find((part) => part.toolName === "find_tools");
     assert.match(String(answered?.output), /tool search is unavailable right now/);
+    assert.equal(selects(), 1, "the turn's three steps and find_tools share one fallen-open selection");
+    assert.equal(finds(), 0, "find_tools answered without asking a service that did not answer");
+  });
+}
+
+if (!stopped) {
+  test("a catalog never registered: every step gets every tool, and onError and one log line say why", async (t) => {
+    const errors: ToolretError[] = [];
+    const { catalog, retrieval, selects, finds } = await setUp("crm-ai-never-registered", { register: false, errors });
+    const logged = t.mock.method(console, "error", () => undefined);
+    const log = await mark();
+    await script(CHAT, { tool_calls: [{ id: "call_1", name: "find_tools", arguments: { capabilities: [DELETE] } }] });
+    await script(CHAT, { content: "Nothing found." });
+    await script(CHAT, { content: "Still nothing." });
+    const first = await generateText({ model: model(), messages: [user(DELETE)], tools: retrieval.tools, prepareStep: retrieval.prepareStep, stopWhen: isStepCount(4) });
+    await generateText({ model: model(), messages: [user(EXPORT)], tools: retrieval.tools, prepareStep: retrieval.prepareStep });
+    const { requests, rejections } = await log();
+    assert.deepEqual(rejections, []);
+    assert.equal(requests.length, 3);
+    for (const request of requests) assert.deepEqual([...sentNames(request.body)].sort(), [...catalog.names, "find_tools"].sort());
+    const answered = first.steps[0]!.toolResults.find((part) => part.toolName === "find_tools");
+    assert.match(String(answered?.output), /tool search is unavailable right now/);
+    assert.equal(errors.length, 2, "onError: once for each turn");
+    assert.ok(errors.every((error) => error instanceof UnknownCatalogError), `${errors}`);
+    assert.equal(selects(), 2);
+    assert.equal(finds(), 0);
+    const lines = logged.mock.calls.map((call) => String(call.arguments[0]));
+    assert.equal(lines.length, 1, `${lines}`);
+    assert.match(lines[0]!, /crm-ai-never-registered.*UnknownCatalogError.*registerCatalog/);
   });
 }
 

@@ -1,6 +1,6 @@
 // LangChain.js (`langchain`'s createAgent on LangGraph.js, `@langchain/openai`), pinned, against the
 // strict local Chat Completions server, a live `toolret serve` choosing the tools
-// (TOOLRET_FAILURE=stopped: the service is stopped).
+// (TOOLRET_FAILURE=stopped: the service is stopped; hung: it never answers).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -10,7 +10,7 @@ import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { z } from "zod";
 
-import { CatalogError } from "../src/index.js";
+import { CatalogError, type ToolretError, UnknownCatalogError } from "../src/index.js";
 import { STATE_KEY, catalogFromLangChain, toolretMiddleware } from "../src/langchain.js";
 import { client, registration } from "./env.js";
 import { CHAT, fakeUrl, mark, script, toolNames as sentNames } from "./fake.js";
@@ -18,7 +18,9 @@ import { CHAT, fakeUrl, mark, script, toolNames as sentNames } from "./fake.js";
 const DELETE = "أريد حذف هذا العميل نهائيا";
 const EXPORT = "kayıtları CSV dosyası olarak dışa aktar";
 const K = 3;
-const stopped = process.env.TOOLRET_FAILURE === "stopped";
+/** How the service is down, if it is: `stopped` (killed), `hung` (SIGSTOP: it accepts, never answers). */
+const failure = process.env.TOOLRET_FAILURE;
+const stopped = failure !== undefined;
 const model = () => new ChatOpenAI({ model: "gpt-fake", apiKey: "test", maxRetries: 0, configuration: { baseURL: `${fakeUrl()}/v1` } });
 
 /** The registration's tools as LangChain tools, each run recorded in `ran`. */
@@ -35,25 +37,30 @@ function crmTools(ran: string[]): StructuredToolInterface[] {
   );
 }
 
-async function setUp(name: string, stable = false) {
+async function setUp(name: string, stable = false, { register = true, errors = [] as ToolretError[] } = {}) {
   const ran: string[] = [];
   const tools = crmTools(ran);
   const { core, examples } = registration();
   const catalog = catalogFromLangChain(name, tools, { core, examples });
-  const toolret = client({ timeoutMs: stopped ? 2000 : 60_000 });
-  if (!stopped) await toolret.registerCatalog(catalog);
+  const toolret = client({ timeoutMs: stopped ? 1500 : 60_000 });
+  if (!stopped && register) await toolret.registerCatalog(catalog);
   let selects = 0;
+  let finds = 0;
   const counted = {
     select: (...args: Parameters<typeof toolret.select>) => {
       selects += 1;
       return toolret.select(...args);
     },
-    findTools: toolret.findTools.bind(toolret),
+    findTools: (...args: Parameters<typeof toolret.findTools>) => {
+      finds += 1;
+      return toolret.findTools(...args);
+    },
     findToolsDefinition: toolret.findToolsDefinition.bind(toolret),
   };
-  const middleware = await toolretMiddleware({ toolret: counted, catalog, k: K, stable });
+  const onError = (error: ToolretError) => errors.push(error);
+  const middleware = await toolretMiddleware({ toolret: counted, catalog, k: K, stable, onError });
   const agent = createAgent({ model: model(), tools, middleware: [middleware], checkpointer: new MemorySaver() });
-  return { ran, catalog, agent, toolret, selects: () => selects };
+  return { ran, catalog, agent, toolret, selects: () => selects, finds: () => finds };
 }
 
 if (!stopped) {
@@ -134,8 +141,8 @@ test("zod tools make a catalog as LangChain sends them", () => {
 });
 
 if (stopped) {
-  test("with toolret stopped, the turn completes with every tool and find_tools says so", async () => {
-    const { ran, catalog, agent } = await setUp("crm-lc");
+  test(`with toolret ${failure}, the turn selects once, answers find_tools at once and completes with every tool`, async () => {
+    const { ran, catalog, agent, selects, finds } = await setUp("crm-lc");
     const log = await mark();
     await script(CHAT, {
       tool_calls: [
@@ -143,15 +150,47 @@ if (stopped) {
         { id: "call_2", name: "delete_record", arguments: { id: "c_1" } },
       ],
     });
+    await script(CHAT, { tool_calls: [{ id: "call_3", name: "export_records", arguments: { format: "csv" } }] });
     await script(CHAT, { content: "Deleted." });
     const result = await agent.invoke({ messages: [{ role: "user", content: DELETE }] }, { configurable: { thread_id: "down" } });
     assert.equal(result.messages.at(-1)?.content, "Deleted.");
-    assert.deepEqual(ran, ["delete_record"]);
+    assert.deepEqual(ran, ["delete_record", "export_records"]);
     const { requests, rejections } = await log();
     assert.deepEqual(rejections, []);
+    assert.equal(requests.length, 3);
     for (const request of requests) assert.deepEqual([...sentNames(request.body)].sort(), [...catalog.names, "find_tools"].sort());
     const answer = result.messages.find((message) => message.type === "tool" && message.name === "find_tools");
     assert.match(String(answer?.content), /tool search is unavailable right now/);
+    assert.equal(selects(), 1, "the turn's three model calls and find_tools share one fallen-open selection");
+    assert.equal(finds(), 0, "find_tools answered without asking a service that did not answer");
+  });
+}
+
+if (!stopped) {
+  test("a catalog never registered: every call gets every tool, and onError and one log line say why", async (t) => {
+    const errors: ToolretError[] = [];
+    const { catalog, agent, selects, finds } = await setUp("crm-lc-never-registered", false, { register: false, errors });
+    const logged = t.mock.method(console, "error", () => undefined);
+    const log = await mark();
+    await script(CHAT, { tool_calls: [{ id: "call_1", name: "find_tools", arguments: { capabilities: [DELETE] } }] });
+    await script(CHAT, { content: "Nothing found." });
+    await script(CHAT, { content: "Still nothing." });
+    const thread = { configurable: { thread_id: "unregistered" } };
+    const first = await agent.invoke({ messages: [{ role: "user", content: DELETE }] }, thread);
+    await agent.invoke({ messages: [{ role: "user", content: EXPORT }] }, thread);
+    const { requests, rejections } = await log();
+    assert.deepEqual(rejections, []);
+    assert.equal(requests.length, 3);
+    for (const request of requests) assert.deepEqual([...sentNames(request.body)].sort(), [...catalog.names, "find_tools"].sort());
+    const answer = first.messages.find((message) => message.type === "tool" && message.name === "find_tools");
+    assert.match(String(answer?.content), /tool search is unavailable right now/);
+    assert.equal(errors.length, 2, "onError: once for each turn");
+    assert.ok(errors.every((error) => error instanceof UnknownCatalogError), `${errors}`);
+    assert.equal(selects(), 2);
+    assert.equal(finds(), 0);
+    const lines = logged.mock.calls.map((call) => String(call.arguments[0]));
+    assert.equal(lines.length, 1, `${lines}`);
+    assert.match(lines[0]!, /crm-lc-never-registered.*UnknownCatalogError.*registerCatalog/);
   });
 }
 
