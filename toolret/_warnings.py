@@ -19,7 +19,7 @@ from typing import Literal
 
 from toolret._tool import AgentSource, Tool
 
-__all__ = ["CatalogWarning", "log_warnings", "schema_warning", "thin_warning"]
+__all__ = ["CatalogWarning", "log_warnings", "log_warnings_once", "schema_warning", "thin_warning"]
 
 log = logging.getLogger("toolret.catalog")
 
@@ -103,18 +103,23 @@ _SUMMARIES = {
 }
 
 
-def log_warnings(warnings: Sequence[CatalogWarning], given: Sequence[Tool]) -> None:
-    """One line per kind of warning of a catalog (and per whose tools they are), however many
-    tools; once per set of warnings, however often the same catalog is built
+def log_warnings_once(warnings: Sequence[CatalogWarning], given: Sequence[Tool]) -> None:
+    """``log_warnings``, once per set of warnings, however often the same catalog is built
     (``LOGGED_SUMMARIES``)."""
-    tools, sources = len(given), {tool.name: tool.read_from for tool in given}
-    signature = hash((tools, tuple(warnings)))
+    signature = hash((len(given), tuple(warnings)))
     if signature in _logged:
         _logged.move_to_end(signature)
         return
     _logged[signature] = None
     if len(_logged) > LOGGED_SUMMARIES:
         _logged.popitem(last=False)
+    log_warnings(warnings, given)
+
+
+def log_warnings(warnings: Sequence[CatalogWarning], given: Sequence[Tool]) -> None:
+    """One line per kind of warning of a catalog of the tools ``given`` (and per whose tools
+    they are), however many tools."""
+    tools, sources = len(given), {tool.name: tool.read_from for tool in given}
     for kind, (what, cost) in _SUMMARIES.items():
         theirs = list(dict.fromkeys(w.tool for w in warnings if w.kind == kind))
         for source in dict.fromkeys(sources[name] for name in theirs):

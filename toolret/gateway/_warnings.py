@@ -15,7 +15,8 @@ import contextlib
 import logging
 from collections.abc import Callable, Iterator
 
-from toolret._catalog import Catalog, log_warnings
+from toolret._catalog import Catalog
+from toolret._warnings import log_warnings
 
 __all__ = ["SaidOnce"]
 
@@ -39,7 +40,7 @@ class SaidOnce:
         fresh = [w for w in catalog.warnings if (w.tool, w.kind) not in self._said]
         if fresh:
             self._said.update((w.tool, w.kind) for w in fresh)
-            log_warnings(fresh, len(catalog))
+            log_warnings(fresh, list(catalog))
         return catalog
 
 
