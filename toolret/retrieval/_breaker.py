@@ -308,9 +308,14 @@ async def within_budget(call: Callable[[], Awaitable[T]], budget: float) -> T:
     try:
         async with asyncio.timeout(budget):
             return await call()
-    except TimeoutError:
-        for breaker in dict.fromkeys(waited):
-            breaker.failed(TimeoutError(f"no answer within the {budget:g} s budget"))
-        raise
+    except TimeoutError as error:
+        late = list(dict.fromkeys(waited))
+        if not late:
+            raise
+        names = " and ".join(f"the {b.dependency} {b.name}" for b in late)
+        timeout = TimeoutError(f"no answer from {names} within the {budget:g} s budget")
+        for breaker in late:
+            breaker.failed(timeout)
+        raise timeout from error
     finally:
         _waited.reset(token)
