@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -73,7 +74,7 @@ async def indexed_client(
     with working("opening the database…"):
         url = await asyncio.to_thread(resolve_database_url)
     async with ToolRetrievalClient(url, k=k, mode=mode) as client:
-        with working("warming up the embedder…"):
+        with working("warming up the embedder…"), _told_by_the_command():
             await client.warm_up()
         with progress(f"indexing {len(catalog)} tools (only what is not stored yet)…") as advance:
             report = await client.index(catalog, progress=advance)
@@ -83,6 +84,19 @@ async def indexed_client(
             f"({report.seconds:.1f} s)[/dim]"
         )
         yield client
+
+
+@contextlib.contextmanager
+def _told_by_the_command() -> Iterator[None]:
+    """Drop ``toolret.selection``'s lines while the command waits for warm-up: a failure ends
+    the command with its own one line, which the breaker's would only repeat."""
+    logger = logging.getLogger("toolret.selection")
+    drop = logging.Filter("nothing")  # passes no record of toolret.selection
+    logger.addFilter(drop)
+    try:
+        yield
+    finally:
+        logger.removeFilter(drop)
 
 
 def selection_table(catalog: Catalog, selection: Selection, *, title: str = "") -> Table:
