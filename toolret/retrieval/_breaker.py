@@ -305,12 +305,13 @@ async def within_budget(call: Callable[[], Awaitable[T]], budget: float) -> T:
     dependency it was still waiting on (``waiting_on``) is counted as failed."""
     waited: list[Breaker] = []
     token = _waited.set(waited)
+    scope = asyncio.timeout(budget)
     try:
-        async with asyncio.timeout(budget):
+        async with scope:
             return await call()
     except TimeoutError as error:
         late = list(dict.fromkeys(waited))
-        if not late:
+        if not late or not scope.expired():  # a timeout of its own (a statement's): not ours
             raise
         names = " and ".join(f"the {b.dependency} {b.name}" for b in late)
         timeout = TimeoutError(f"no answer from {names} within the {budget:g} s budget")
