@@ -192,3 +192,33 @@ async def test_store_error_and_timeout_are_counted_and_traced(
     assert reasons == [("full", "store_error"), ("full", "timeout")]
     (ranked,) = [span for span in spans if span.name == "toolret.rank_sql"]
     assert ranked.status.status_code is StatusCode.ERROR  # the refused connection, on its span
+
+
+async def test_a_dependency_down_is_counted_by_its_breaker(
+    telemetry: tuple[InMemoryMetricReader, InMemorySpanExporter], database_url: str
+) -> None:
+    """The embedder's breaker: its change to open, the calls it refused at once, and the
+    breakers not closed, by dependency, for an alert on an outage rather than on a reason."""
+    reader, _ = telemetry
+    catalog = crm_catalog()
+    async with ToolRetrievalClient(database_url, embedder=BundledE5Embedder(), k=3) as owner:
+        await owner.index(catalog)
+    async with ToolRetrievalClient(
+        database_url, embedder=HangingQueries(), k=3, time_budget=0.3, reuse=0
+    ) as client:
+        reasons = [(await client.select(catalog, "Delete Acme")).reason for _ in range(3)]
+    assert reasons == [Reason.TIMEOUT, Reason.EMBEDDER_UNAVAILABLE, Reason.EMBEDDER_UNAVAILABLE]
+    points = _points(reader)
+    changes = {
+        (p.attributes["toolret.dependency"], p.attributes["toolret.state"]): p.value
+        for p in points["toolret.breaker.changes"]
+    }
+    assert changes[("embedder", "open")] >= 1
+    refused = {
+        p.attributes["toolret.dependency"]: p.value for p in points["toolret.breaker.refused"]
+    }
+    assert refused["embedder"] >= 2
+    not_closed = {
+        p.attributes["toolret.dependency"]: p.value for p in points["toolret.breaker.open"]
+    }
+    assert not_closed["embedder"] >= 1

@@ -31,6 +31,7 @@ from toolret.demo.roster import catalog as roster
 from toolret.embedders._base import Embedder
 from toolret.embedders._window import DEFAULT_WINDOW, SEPARATOR
 from toolret.indexing._run import index_catalog
+from toolret.retrieval._breaker import breaker_for
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.retrieval._selection import DEFAULT_TIME_BUDGET, Mode, Reason, Selection
 from toolret.store._vector_store import VectorStore
@@ -84,17 +85,22 @@ KINDS = pytest.mark.parametrize("kind", ["client", "memory"])
 
 @KINDS
 @pytest.mark.parametrize("budget", [None, 0.5], ids=["default-1.5s", "0.5s"])
-async def test_a_hanging_embedder_times_out_within_the_budget(
+async def test_a_hanging_embedder_times_out_within_the_budget_once(
     kind: str, budget: float | None, request: pytest.FixtureRequest
 ) -> None:
     """At the default budget (what every deployment that sets none gets) and a small one:
-    the full roster by the budget + 10% + 50 ms, never a multiple of it."""
+    the full roster by the budget + 10% + 50 ms, never a multiple of it; and only the first
+    selection waits. The embedder is then known to be down (its breaker is open): the next ones,
+    other messages included, fall open at once, naming it."""
     async with retriever(kind, request, HangingQueries(), budget) as opened:
         assert opened.time_budget == (DEFAULT_TIME_BUDGET if budget is None else budget)
-        for _ in range(2):  # the second waits on nothing the first left behind
-            selection, wall = await timed(opened)
-            assert_full(selection, Reason.TIMEOUT, opened.time_budget, wall)
-            assert wall >= opened.time_budget  # it waited for the budget, not less
+        selection, wall = await timed(opened)
+        assert_full(selection, Reason.TIMEOUT, opened.time_budget, wall)
+        assert wall >= opened.time_budget  # it waited for the budget, not less
+        for message in (MESSAGE, "Send the quarterly report by email"):
+            selection, wall = await timed(opened, message)
+            assert_full(selection, Reason.EMBEDDER_UNAVAILABLE, opened.time_budget, wall)
+            assert wall < opened.time_budget / 2  # a fraction of a budget: it waited on nothing
 
 
 @KINDS
@@ -192,6 +198,7 @@ async def test_opening_a_retriever_warms_its_embedder_up(
 ) -> None:
     embedder = WarmingUp()
     async with retriever(kind, request, embedder, 30.0) as opened:
+        await opened.warm_up()  # opening started it in the background; this waits for it
         assert embedder.warm_ups == 1
         assert embedder.queries == []  # warming up is not a selection
         selection, _ = await timed(opened)
@@ -199,14 +206,23 @@ async def test_opening_a_retriever_warms_its_embedder_up(
 
 
 @KINDS
-async def test_a_failing_warm_up_is_logged_not_raised(
+async def test_a_failing_warm_up_is_logged_not_raised_and_a_probe_recovers(
     kind: str, request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Opening never raises; ``warm_up()`` does (a command line stops there). The embedder
+    counts as down until a probe (a query, which works here) answers: no restart."""
     embedder = WarmingUp(error=RuntimeError("model file missing"))
     with caplog.at_level(logging.WARNING, logger="toolret"):
         async with retriever(kind, request, embedder, 30.0) as opened:
+            with pytest.raises(EmbedderError, match="warming up the embedder failed"):
+                await opened.warm_up()
+            down, wall = await timed(opened)
+            assert_full(down, Reason.EMBEDDER_UNAVAILABLE, 1.0, wall)  # not 30 s: at once
+            await breaker_for("embedder", embedder.model_id).wait_closed()  # the probe answered
             selection, _ = await timed(opened)
     assert embedder.warm_ups == 1
-    assert "warming up the embedder failed" in caplog.text
-    assert "model file missing" in caplog.text
-    assert selection.mode is Mode.NARROWED  # its queries work: the request path is unaffected
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1, warnings  # one line: the embedder is down, and why
+    assert "warming up the embedder failed" in warnings[0]
+    assert "model file missing" in warnings[0]
+    assert selection.mode is Mode.NARROWED

@@ -39,6 +39,7 @@ from toolret import BundledE5Embedder, Catalog, Settings
 from toolret.embedders._base import Embedder
 from toolret.indexing._backoff import Backoff
 from toolret.indexing._queue import QUEUE_NAME, redis_settings, reindex_job_id
+from toolret.retrieval._breaker import breaker_for
 from toolret.retrieval._client import STATEMENT_SHARE, ToolRetrievalClient
 from toolret.retrieval._selection import Mode, Reason, Selection
 from toolret.store._migrate import upgrade_database
@@ -153,7 +154,9 @@ async def test_a_client_side_timeout_mid_query_never_returns_a_busy_connection(
     """The budget runs out while the server still runs the statement: asyncpg is left waiting
     for the cancel, so that connection must not serve the next selection (it would fail with
     "another operation is in progress"). The budget is generous because the next selection
-    opens a new connection, which on a loaded machine takes a while."""
+    opens a new connection, which on a loaded machine takes a while. A budget spent waiting on
+    the database opens its breaker: the next selection falls open at once and starts the probe
+    (``SELECT 1``, on the one new connection), whose answer closes it."""
     budget = 5.0
     async with ToolRetrievalClient(
         database_url,
@@ -171,6 +174,9 @@ async def test_a_client_side_timeout_mid_query_never_returns_a_busy_connection(
             async with locked_table(database_url):
                 selection, wall = await _timed_select(client)
             _assert_full(selection, Reason.TIMEOUT, budget, wall)
+            refused, wall = await _timed_select(client)
+            _assert_full(refused, Reason.STORE_ERROR, budget, wall)
+            await breaker_for("store", client._store_name).wait_closed()
             _assert_narrowed((await _timed_select(client))[0])
         assert len(opened) == 1, "the abandoned connection was replaced by a new one"
 

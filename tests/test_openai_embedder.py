@@ -266,18 +266,19 @@ async def test_a_refused_key_is_not_retried(server: FakeOpenAI, openai_at: Facto
 async def test_a_stalled_body_times_out_after_each_attempt(
     server: FakeOpenAI, openai_at: Factory
 ) -> None:
+    """Documents are retried; a query (the request path, within its budget) is sent once."""
     embedder = openai_at(timeout=0.3, document_timeout=0.5, max_retries=1)
-    server.stall_next(4)
+    server.stall_next(3)
     async with asyncio.timeout(SAFETY_NET):
         with pytest.raises(
-            EmbedderError, match=r"no answer from 127.0.0.1:\d+ within 0.3s in 2 attempts"
+            EmbedderError, match=r"no answer from 127.0.0.1:\d+ within 0.3s in 1 attempt;"
         ):
             await embedder.embed_query("hello")
         with pytest.raises(
             EmbedderError, match=r"no answer from 127.0.0.1:\d+ within 0.5s in 2 attempts"
         ):
             await embedder.embed_documents(["hello"])
-    assert len(server.requests) == 4
+    assert len(server.requests) == 3
 
 
 async def test_vectors_of_the_wrong_size_are_refused(
@@ -311,7 +312,10 @@ async def test_a_malformed_answer_is_an_embedder_error(
     ("fault", "reason"),
     [
         (lambda server: server.stall_next(10), Reason.TIMEOUT),
-        (lambda server: server.fail_next(10, 429, headers={"Retry-After": "30"}), Reason.TIMEOUT),
+        (
+            lambda server: server.fail_next(10, 429, headers={"Retry-After": "30"}),
+            Reason.EMBEDDER_ERROR,  # not retried past the budget: said at once
+        ),
         (lambda server: server.fail_next(10, 400), Reason.EMBEDDER_ERROR),
     ],
     ids=["stalled", "rate limited for 30 s", "refused"],

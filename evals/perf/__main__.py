@@ -11,6 +11,9 @@
 - ``evals.perf.sparse``: what the sparse signal costs a query, on the roster and the fleet:
   select() with the default against the sparse signal (``SPARSE_PROFILE``) and against the
   sparse pass on every message; the dense and the sparse query encodings; the documents'.
+- ``evals.perf.breaker``: a dependency down — one agent turn with the embedder hanging against
+  one budget, selections while its breaker is open, the time back to narrowed once it answers
+  again; and the healthy path on 199 tools against its floor, with the co-usage read on and off.
 - ``evals.perf.companions``: hybrid select() on the same fleet with tools used together bound,
   read once a minute and read every time, against the same with them off.
 - ``evals.perf.reindex``: reindexing 44 and 1,000 tools with the bundled model, and the cost
@@ -59,6 +62,7 @@ from __future__ import annotations
 import sys
 
 from evals.perf import (
+    breaker,
     companions,
     console,
     faults,
@@ -85,6 +89,7 @@ def main() -> int:
     status = select.main(["--million"] if "--million" in sys.argv[1:] else [])
     status = fleet.main([]) or status
     status = companions.main([]) or status
+    status = breaker.main([]) or status
     status = sparse.main([]) or status
     sys.argv = sys.argv[:1]
     reindex.main()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -63,14 +64,18 @@ async def indexed_client(
     catalog: Catalog, k: int | None = None, mode: RetrievalMode | None = None
 ) -> AsyncIterator[ToolRetrievalClient]:
     """A ``ToolRetrievalClient`` on DATABASE_URL (else the embedded Postgres, started and
-    migrated), with ``catalog`` indexed: what is missing is embedded now, with a progress bar.
-    ``mode`` defaults to ``TOOLRET_MODE``."""
+    migrated), its embedder warm, with ``catalog`` indexed: what is missing is embedded now,
+    with a progress bar. ``mode`` defaults to ``TOOLRET_MODE``. An embedder that cannot warm up
+    (down, refused, misconfigured) ends the command there, with the ``EmbedderError`` that says
+    why, before any indexing."""
     from toolret.retrieval._client import ToolRetrievalClient
     from toolret.store.embedded import resolve_database_url
 
     with working("opening the database…"):
         url = await asyncio.to_thread(resolve_database_url)
     async with ToolRetrievalClient(url, k=k, mode=mode) as client:
+        with working("warming up the embedder…"), _told_by_the_command():
+            await client.warm_up()
         with progress(f"indexing {len(catalog)} tools (only what is not stored yet)…") as advance:
             report = await client.index(catalog, progress=advance)
         console.print(
@@ -79,6 +84,19 @@ async def indexed_client(
             f"({report.seconds:.1f} s)[/dim]"
         )
         yield client
+
+
+@contextlib.contextmanager
+def _told_by_the_command() -> Iterator[None]:
+    """Drop ``toolret.selection``'s lines while the command waits for warm-up: a failure ends
+    the command with its own one line, which the breaker's would only repeat."""
+    logger = logging.getLogger("toolret.selection")
+    drop = logging.Filter("nothing")  # passes no record of toolret.selection
+    logger.addFilter(drop)
+    try:
+        yield
+    finally:
+        logger.removeFilter(drop)
 
 
 def selection_table(catalog: Catalog, selection: Selection, *, title: str = "") -> Table:

@@ -13,9 +13,7 @@ is held to the same contract as the built-in ones:
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
@@ -27,12 +25,11 @@ from toolret.embedders._sparse import SparseHead, SparseVector, sparse_head_of
 from toolret.embedders._window import InputWindow, window_of
 from toolret.errors import EmbedderError, ToolretError
 
-__all__ = ["WARM_UP_TIMEOUT", "GuardedEmbedder", "guarded", "warm_up", "warm_up_quietly"]
-
-log = logging.getLogger("toolret.selection")
+__all__ = ["WARM_UP_TIMEOUT", "GuardedEmbedder", "guarded", "warm_up"]
 
 WARM_UP_TIMEOUT = 30.0
-"""Seconds a retriever opening waits for its embedder to warm up (the bundled model: ~1 s)."""
+"""Seconds a retriever's warm-up (in the background, from ``async with``) may take before it
+counts as failed (the bundled model: ~1 s). Opening never waits for it."""
 
 
 class GuardedEmbedder:
@@ -141,22 +138,3 @@ async def warm_up(embedder: object) -> None:
     method = getattr(embedder, "warm_up", None)
     if callable(method):
         await method()
-
-
-async def warm_up_quietly(embedder: Callable[[], Embedder]) -> bool:
-    """Warm up the embedder that ``embedder()`` returns, within ``WARM_UP_TIMEOUT`` seconds.
-
-    Never raises: a failure (creating the embedder included) is logged, and the request path
-    then fails open on its own, with its own reason. Returns whether the warm-up worked.
-    """
-    try:
-        async with asyncio.timeout(WARM_UP_TIMEOUT):
-            await warm_up(embedder())
-    except Exception as error:
-        log.warning(
-            "toolret: warming up the embedder failed; selections send the full roster until "
-            "it works: %r",
-            error,
-        )
-        return False
-    return True

@@ -14,9 +14,12 @@ its URL and key.
   compute one request at a time, so that a queued batch does not spend its timeout waiting).
   Queries never wait behind documents, and get ``timeout`` per attempt; a batch of documents
   gets at least ``DOCUMENT_TIMEOUT``.
-- **Retries** are the SDK's own (``max_retries``): 408, 409, 429 and 5xx answers and timeouts,
-  with exponential backoff and jitter, waiting what a ``Retry-After`` header asks up to two
-  minutes. On the request path the selection's time budget cancels whatever is left.
+- **Retries** are the SDK's own (``max_retries``), for documents: 408, 409, 429 and 5xx answers,
+  timeouts and lost connections, with exponential backoff and jitter, waiting what a
+  ``Retry-After`` header asks up to two minutes. A query is sent once: its time budget (1.5 s)
+  has no room for the SDK's backoff, so a server that refuses the connection is reported as
+  unreachable (``EmbedderUnavailableError``) at once rather than as a timeout, and the
+  retriever's breaker probes a failing server in the background.
 - **Texts** are cut to the model's window with its own tokenizer where toolret has it
   (``_conventions.Tokenizer``), else in characters (``_window.CHARS_PER_TOKEN``).
 
@@ -137,6 +140,7 @@ class OpenAIEmbedder:
         self._document_timeout = document_timeout
         self.attempts = max_retries + 1
         self._client = self._create_client(api_key, base_url, timeout, max_retries)
+        self._queries = self._client.with_options(max_retries=0)  # the request path: one try
         self.base_url = str(self._client.base_url)
         limits = OPENAI_LIMITS if self._namespace() == "openai" else SERVER_LIMITS
         self.batch_size = batch_size or limits[0]
@@ -382,8 +386,9 @@ class OpenAIEmbedder:
         body: dict[str, Any] = {}
         if self.conventions.input_type:
             body["input_type"] = "query" if role == "query" else "passage"
+        client = self._queries if role == "query" else self._client
         try:
-            raw = await self._client.embeddings.with_raw_response.create(
+            raw = await client.embeddings.with_raw_response.create(
                 model=self._request_model(),
                 input=texts,
                 encoding_format="base64",
@@ -402,15 +407,17 @@ class OpenAIEmbedder:
                 )
             ) from error
         except openai.APITimeoutError as error:
+            attempts = 1 if role == "query" else self.attempts
             raise self._error(
                 f"no answer from {self.server} within {self._attempt_timeout(role):g}s in "
-                f"{self.attempts} attempts; check the server, or raise "
+                f"{attempts} attempt{'s' if attempts > 1 else ''}; check the server, or raise "
                 f"{self._variable('TIMEOUT')}"
             ) from error
         except openai.APIConnectionError as error:
-            raise self._error(
-                f"cannot reach {self.base_url} ({error.__cause__ or error!r}); check "
-                f"{self._variable('BASE_URL')} and that the server runs there"
+            raise EmbedderUnavailableError(
+                f"{self.model_id}: cannot reach {self.base_url} ({error.__cause__ or error!r}); "
+                f"check {self._variable('BASE_URL')} and that the server runs there",
+                model_id=self.model_id,
             ) from error
         return self._vectors(raw.content, len(texts))
 

@@ -12,8 +12,11 @@ meaning (``_rank``). The rest is here, once:
 - the tools used together (``companions``): a selection's last places go to the usual
   companions of the tools ranked first (``toolret.retrieval._companions``);
 - the embedder: the one passed in, or one created from settings on first use;
-- the lifecycle: ``async with`` warms the embedder up; ``aclose()`` closes what the retriever
-  created and never what it was handed; a closed retriever cannot be reopened.
+- the embedder's breaker (``toolret.retrieval._breaker``): a call to it while it is known to be
+  down fails at once, and a probe brings it back;
+- the lifecycle: ``async with`` starts warming the embedder up, in the background (``warm_up``
+  waits for it); ``aclose()`` closes what the retriever created and never what it was handed; a
+  closed retriever cannot be reopened.
 
 A retriever of one's own subclasses ``Retriever`` and implements ``_rank``.
 """
@@ -21,8 +24,10 @@ A retriever of one's own subclasses ``Retriever`` and implements ``_rank``.
 from __future__ import annotations
 
 import asyncio
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import Self, TypedDict
 
@@ -38,15 +43,16 @@ from toolret._settings import (
 from toolret._tool import Tool
 from toolret.embedders._base import Embedder
 from toolret.embedders._cache import with_query_cache
-from toolret.embedders._guard import warm_up_quietly
-from toolret.errors import ClientStateError, EmbedderUnavailableError
+from toolret.embedders._guard import WARM_UP_TIMEOUT, guarded, warm_up
+from toolret.errors import ClientStateError, EmbedderError, EmbedderUnavailableError
+from toolret.retrieval._breaker import Breaker, breaker_for, waiting_on
 from toolret.retrieval._companions import NO_COMPANIONS, Companions, with_companions
+from toolret.retrieval._fail_open_log import FailOpenLog
 from toolret.retrieval._lexical import catalog_index
 from toolret.retrieval._metrics import record_selection, tracer
 from toolret.retrieval._reuse import REUSE_SECONDS, RecentSelections
 from toolret.retrieval._selection import (
     MAX_DISCOVERED_TOOLS,
-    FailOpenLog,
     Ranking,
     Selection,
     SelectionPolicy,
@@ -55,7 +61,12 @@ from toolret.retrieval._selection import (
 )
 from toolret.retrieval._sparse import warm_up_languages
 
-__all__ = ["Retriever", "RetrieverOptions"]
+__all__ = ["PROBE_TEXT", "Retriever", "RetrieverOptions"]
+
+log = logging.getLogger("toolret.selection")
+
+PROBE_TEXT = "toolret probe"
+"""What a probe of a down embedder embeds (as a query)."""
 
 
 class RetrieverOptions(TypedDict, total=False):
@@ -105,6 +116,8 @@ class Retriever(ABC):
         self._owns_embedder = False
         self._selections = RecentSelections(reuse)
         self._fail_open_log = FailOpenLog()
+        self._find_tools_log = FailOpenLog(FailOpenLog.FIND_TOOLS)
+        self._warming: asyncio.Task[None] | None = None
         self._companions = companions
         self._entered = False
         self._closed = False
@@ -198,6 +211,7 @@ class Retriever(ABC):
             bound=exclude,
             limit=limit,
             time_budget=self.time_budget,
+            fail_log=self._find_tools_log,
         )
 
     async def rank(
@@ -234,22 +248,79 @@ class Retriever(ABC):
         """The turn has ended: its message is selected afresh when asked again."""
         self._selections.forget(message)
 
+    # -- the embedder's breaker -------------------------------------------------------------
+
+    def _embedder_breaker(self) -> Breaker:
+        """This event loop's breaker of the embedder in use (by model id)."""
+        return breaker_for("embedder", self.embedder.model_id)
+
+    def _calling_embedder(self) -> AbstractContextManager[None]:
+        """Around a request-path call to the embedder: fails at once while it is known down
+        (``waiting_on``)."""
+        return waiting_on(self._embedder_breaker(), self._probe_embedder)
+
+    async def _probe_embedder(self) -> None:
+        """The request path's own call, past the query cache."""
+        self.embedder  # noqa: B018 - creates the embedder from settings if needed
+        assert self._raw_embedder is not None
+        await guarded(self._raw_embedder).embed_query(PROBE_TEXT)
+
     # -- lifecycle --------------------------------------------------------------------------
 
     async def __aenter__(self) -> Self:
-        """Open, and warm the embedder up (load the bundled model) unless the mode needs none,
-        and the language identifier when the profile's sparse signal reads it, so that the first
-        selection does not pay for them; a failure is logged, never raised."""
+        """Open, and start warming the embedder up in the background (``warm_up``), so that
+        the first selection does not pay for it; a selection that comes first waits for it at
+        most its budget. A failure is logged (the embedder's breaker opens), never raised."""
         name = type(self).__name__
         if self._closed:
             raise ClientStateError(f"this {name} is closed; create a new one")
         if self._entered:
             raise ClientStateError(f"this {name} is already open")
         self._entered = True
-        warm = self.mode != "bm25" and await warm_up_quietly(lambda: self.embedder)
-        if warm and profile_of(self.embedder).sparse_weight > 0:  # its gate reads the language
-            await asyncio.to_thread(warm_up_languages)
+        if self.mode != "bm25":
+            self._start_warm_up()
         return self
+
+    async def warm_up(self) -> None:
+        """Wait until the embedder is warm (the bundled model loaded, a server answering, within
+        ``WARM_UP_TIMEOUT`` seconds) and the language identifier loaded when the profile's
+        sparse signal reads it; started now unless ``async with`` started it. Raises the
+        ``EmbedderError`` it met: a command line stops there, with that line."""
+        if self.mode == "bm25":
+            return
+        await asyncio.shield(self._start_warm_up())
+
+    def _start_warm_up(self) -> asyncio.Task[None]:
+        if self._warming is None:
+            self._warming = task = asyncio.ensure_future(self._warm_up())
+            task.add_done_callback(lambda done: done.cancelled() or done.exception())
+            try:
+                breaker = self._embedder_breaker()
+            except EmbedderUnavailableError as error:
+                log.warning("toolret: selections send the full roster: %s", error)
+            else:
+                breaker.watch(task, timeout=None)  # its failure opens the breaker, once
+        return self._warming
+
+    async def _warm_up(self) -> None:
+        embedder = self.embedder
+        try:
+            async with asyncio.timeout(WARM_UP_TIMEOUT):
+                await warm_up(embedder)
+        except TimeoutError as error:
+            raise EmbedderError(
+                f"warming up the embedder failed: no answer within {WARM_UP_TIMEOUT:g} s",
+                model_id=embedder.model_id,
+            ) from error
+        except EmbedderError as error:
+            raise EmbedderError(
+                f"warming up the embedder failed: {error}", model_id=embedder.model_id
+            ) from error
+        if profile_of(embedder).sparse_weight > 0:  # its gate reads the message's language
+            try:
+                await asyncio.to_thread(warm_up_languages)
+            except Exception as error:  # not the embedder's failure: the first selection loads it
+                log.warning("toolret: loading the language identifier failed: %r", error)
 
     async def __aexit__(
         self,
@@ -270,6 +341,8 @@ class Retriever(ABC):
         if self._closed:
             return
         self._closed = True
+        if self._warming is not None and not self._warming.done():
+            self._warming.cancel()
         await self._release()
         if self._owns_embedder and self._embedder is not None:
             await self._embedder.aclose()

@@ -10,8 +10,10 @@ trip on a pooled connection, which in hybrid mode (the default) also scores the 
 message's words, ranked by BM25 in process (``toolret.retrieval._hybrid``). The counts of tools
 used together are read beside it once a minute per catalog (``toolret.retrieval._companions``).
 Any failure sends the full roster, with the reason, within the time budget
-(``toolret.retrieval._base.Retriever``); a corpus not published yet is asked of the worker in the
-background, again with a backoff per corpus until it is served.
+(``toolret.retrieval._base.Retriever``); the database, like the embedder, has a breaker
+(``toolret.retrieval._breaker``): while it is known to be down, selections fall open at once. A
+corpus not published yet is asked of the worker in the background, again with a backoff per
+corpus until it is served.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import logging
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 from toolret._catalog import Catalog
@@ -35,6 +38,7 @@ from toolret.indexing._backoff import Backoff
 from toolret.indexing._run import IndexReport, Progress, index_catalog
 from toolret.indexing._unserved import Unserved
 from toolret.retrieval._base import Retriever, RetrieverOptions
+from toolret.retrieval._breaker import breaker_for, waiting_on
 from toolret.retrieval._companions import (
     NO_COMPANIONS,
     REFRESH_SECONDS,
@@ -141,6 +145,7 @@ class ToolRetrievalClient(Retriever):
         else:
             self._owns_store = False
         self.store = store
+        self._store_name = store.engine.url.render_as_string(hide_password=True)
         self._rankings = RecentRankings(self._selections.seconds)
         self._queries: weakref.WeakKeyDictionary[Catalog, CatalogQuery] = (
             weakref.WeakKeyDictionary()
@@ -204,14 +209,15 @@ class ToolRetrievalClient(Retriever):
                     span.set_attribute("toolret.model_id", query.model_id)
                     span.set_attribute("toolret.corpus_hash", query.corpus_hash)
                     span.set_attribute("toolret.documents", query.documents)
-                    result = await self.store.rank(
-                        query,
-                        vector,
-                        limit=k + TIE_SLACK,
-                        exclude=exclude,
-                        include=include,
-                        sparse=sparse,
-                    )
+                    with self._calling_store():
+                        result = await self.store.rank(
+                            query,
+                            vector,
+                            limit=k + TIE_SLACK,
+                            exclude=exclude,
+                            include=include,
+                            sparse=sparse,
+                        )
             except NotIndexedError:
                 self._ask_worker(catalog, query.corpus_hash)
                 raise
@@ -244,7 +250,8 @@ class ToolRetrievalClient(Retriever):
         return await self._companion_cache.get(catalog)
 
     async def _read_companions(self, catalog: Catalog) -> Companions:
-        turns, pairs = await self.store.companion_counts(catalog.names)
+        with self._calling_store():
+            turns, pairs = await self.store.companion_counts(catalog.names)
         return Companions.from_counts(turns, pairs)
 
     async def report_turn(
@@ -338,19 +345,27 @@ class ToolRetrievalClient(Retriever):
         weight = sparse_weight(catalog, text, profile) if head is not None else 0.0
         if head is None or weight <= 0:
             return None
-        vector = await _embedding(
-            "toolret.embed_sparse",
-            "the query's sparse vector failed",
-            lambda: sparse_query_within(embedder, text, profile, self.time_budget),
-        )
+        with self._calling_embedder():
+            vector = await _embedding(
+                "toolret.embed_sparse",
+                "the query's sparse vector failed",
+                lambda: sparse_query_within(embedder, text, profile, self.time_budget),
+            )
         if vector is None:  # past its share of the budget: dense and BM25 alone
             return None
         return SparseQuery(vector, weight, head.key(profile.sparse_latents))
 
     async def _embed(self, embedder: Embedder, text: str) -> Vector:
-        return await _embedding(
-            "toolret.embed_query", "embedding the query failed", lambda: embedder.embed_query(text)
-        )
+        with self._calling_embedder():
+            return await _embedding(
+                "toolret.embed_query",
+                "embedding the query failed",
+                lambda: embedder.embed_query(text),
+            )
+
+    def _calling_store(self) -> AbstractContextManager[None]:
+        """Around a request-path call to the database: fails at once while it is known down."""
+        return waiting_on(breaker_for("store", self._store_name), self.store.ping)
 
     def _forget(self, message: str) -> None:
         """The turn has ended: its message is ranked afresh when asked again."""

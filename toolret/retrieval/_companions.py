@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from toolret._catalog import Catalog
 from toolret.errors import SchemaMissingError
+from toolret.retrieval._breaker import StoreDown
 from toolret.retrieval._selection import FoundTools, Ranking, top_k
 
 __all__ = [
@@ -347,6 +348,8 @@ class CompanionCache:
                 # A database without the table: its schema error is the store's to report
                 # (once); selections narrow on the ranking alone meanwhile.
                 level = logging.INFO if isinstance(error, SchemaMissingError) else logging.WARNING
+                if isinstance(error, StoreDown):  # the database's breaker has said it is down
+                    level = logging.DEBUG
                 log.log(level, "toolret: ranking without tools used together: %r", error)
         else:
             entry.expires = self._clock() + self.refresh

@@ -191,7 +191,8 @@ class InMemoryRetriever(Retriever):
                 return None
         index = task.result()
         profile = profile_of(self.embedder)
-        vector = await sparse_query_within(self.embedder, text, profile, self.time_budget)
+        with self._calling_embedder():
+            vector = await sparse_query_within(self.embedder, text, profile, self.time_budget)
         if vector is None:  # past its share of the budget: dense and BM25 alone
             return None
         scores = dict(zip(index.names, index.score_array(vector).tolist(), strict=True))
@@ -210,17 +211,21 @@ class InMemoryRetriever(Retriever):
         return task
 
     async def _dense_scores(self, catalog: Catalog, text: str) -> dict[str, float]:
-        task = self._dense_task(catalog)
-        if not task.done():
-            await asyncio.wait({task}, timeout=self.time_budget / 2)
+        """The tools' dense scores; raises at once while the embedder is known down, before
+        waiting on an index build that needs it too."""
+        with self._calling_embedder():
+            task = self._dense_task(catalog)
             if not task.done():
-                key = corpus_hash(catalog, self.embedder)
-                raise NotIndexedError(
-                    "the catalog is still being embedded",
-                    model_id=self.embedder.model_id,
-                    corpus_hash=key,
-                )
-        scores = task.result().scores(await self.embedder.embed_query(text))
+                await asyncio.wait({task}, timeout=self.time_budget / 2)
+                if not task.done():
+                    key = corpus_hash(catalog, self.embedder)
+                    raise NotIndexedError(
+                        "the catalog is still being embedded",
+                        model_id=self.embedder.model_id,
+                        corpus_hash=key,
+                    )
+            vector = await self.embedder.embed_query(text)
+            scores = task.result().scores(vector)
         if catalog.whole is catalog:
             return scores
         return {name: score for name, score in scores.items() if name in catalog}

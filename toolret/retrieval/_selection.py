@@ -1,8 +1,9 @@
 """The selection policy: which tools a turn is sent.
 
 Pure functions over a catalog and a ranking, plus ``select_guarded``, the one place that turns
-every failure into the full roster within the time budget. Retrievers (in memory, pgvector)
-supply only a ranking function.
+every failure into the full roster within the time budget (``within_budget``: a budget that runs
+out counts against the dependency waited on, ``toolret.retrieval._breaker``). Retrievers (in
+memory, pgvector) supply only a ranking function.
 
 Rules: core tools always; then the top ``k`` non-core tools by score; output in catalog order.
 A catalog with no more than ``k`` non-core tools passes through whole without ranking.
@@ -34,6 +35,8 @@ from toolret.errors import (
     StoreError,
 )
 from toolret.retrieval import _tokens as tokens
+from toolret.retrieval._breaker import within_budget
+from toolret.retrieval._fail_open_log import FAIL_OPEN_LOG, FIND_TOOLS_LOG, FailOpenLog
 from toolret.retrieval._signals import ScoreParts, by_tool
 
 __all__ = [
@@ -257,18 +260,21 @@ async def discover(
     bound: Iterable[str] = (),
     limit: int = MAX_DISCOVERED_TOOLS,
     time_budget: float = DEFAULT_TIME_BUDGET,
+    fail_log: FailOpenLog | None = None,
 ) -> FoundTools:
     """find_tools' answer: at most ``limit`` candidates for a capability phrase, none already
-    bound, best first. Empty on a blank phrase; on any failure (logged) empty with the reason;
-    bounded by the budget."""
+    bound, best first. Empty on a blank phrase; on any failure empty with the reason, logged
+    once per cause (``fail_log``, else the module's); bounded by the budget."""
     if not capability.strip() or limit <= 0:
         return FoundTools()
+    fail_log = fail_log or FIND_TOOLS_LOG
     try:
-        async with asyncio.timeout(time_budget):
-            ranking = await rank(capability)
+        ranking = await within_budget(lambda: rank(capability), time_budget)
     except Exception as error:
-        log.warning("toolret: find_tools failed: %r", error)
-        return FoundTools(reason=reason_for(error))
+        reason = reason_for(error)
+        fail_log.failed(reason, error)
+        return FoundTools(reason=reason)
+    fail_log.narrowed()
     if catalog.candidates and not ranking.scores:
         return FoundTools(reason=Reason.NOT_INDEXED)
     names = top_k(catalog, ranking.scores, limit, exclude=bound)
@@ -385,52 +391,8 @@ async def _select(
         return passthrough(catalog)
     if not message or not message.strip():
         return full_roster(catalog, Reason.BLANK_MESSAGE)
-    async with asyncio.timeout(budget):
-        ranking = await rank(message)
+    ranking = await within_budget(lambda: rank(message), budget)
     return narrow(catalog, ranking, k)
-
-
-class FailOpenLog:
-    """Logs fail-open on ``toolret.selection`` once per change of reason, not per selection;
-    each retriever keeps one.
-
-    An outage that sends the full roster on every request is one warning when it starts (and
-    one on each change of cause) and one info line when selections narrow again. Two reasons
-    are logged elsewhere: ``not_indexed`` is a state of one catalog, which the client reports
-    when it asks the worker to index it; ``schema_missing`` is logged once, with its fix, by
-    the store. Both are debug lines here.
-    """
-
-    QUIET = frozenset({Reason.NOT_INDEXED, Reason.SCHEMA_MISSING})
-
-    def __init__(self) -> None:
-        self.reason: Reason | None = None
-
-    def failed(self, reason: Reason, error: BaseException) -> None:
-        if reason in self.QUIET or reason is self.reason:
-            log.debug("toolret: sending the full roster (%s): %r", reason.value, error)
-            return
-        self.reason = reason
-        log.warning(
-            "toolret: sending the full roster (%s): %s; selections fall open for this reason "
-            "until it changes or they narrow again (logged then)",
-            reason.value,
-            _describe(error),
-        )
-
-    def narrowed(self) -> None:
-        if self.reason is not None:
-            log.info("toolret: selections narrow again (after %s)", self.reason.value)
-            self.reason = None
-
-
-FAIL_OPEN_LOG = FailOpenLog()
-"""The fail-open log of selections made without a retriever's own."""
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error).strip()
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def reason_for(error: BaseException) -> Reason:
