@@ -30,6 +30,7 @@ from toolret.retrieval._memory import InMemoryRetriever
 from toolret.retrieval._selection import Mode
 
 SAFETY_NET = 120.0
+pytestmark = pytest.mark.proxy
 
 
 @pytest.fixture(scope="module")
