@@ -206,7 +206,7 @@ async def test_a_stopped_database_costs_a_turn_nothing_and_is_used_again_once_st
         server.stop()
         with caplog.at_level(logging.INFO, logger="toolret"):
             selections, _, walls = await turn(client)
-            store = breaker_for("store", client._store_name)
+            store = breaker_for("store", client.store_name)
             assert store.state is not State.CLOSED
             assert [s.reason for s in selections] == [Reason.STORE_ERROR] * 3
             assert all(wall < 0.3 for wall in walls[1:]), walls

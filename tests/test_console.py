@@ -10,11 +10,16 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.support.http_serving import serving
 from tests.support.reported import report_misses
+from tests.support.serve_process import free_port
 from tests.support.service_catalog import registration
+from toolret import OpenAIEmbedder
 from toolret.console._render import score
+from toolret.embedders._base import Embedder
+from toolret.errors import EmbedderError
 from toolret.retrieval._client import ToolRetrievalClient
 from toolret.service._app import create_app
 from toolret.service._catalogs import build_catalog
@@ -28,9 +33,11 @@ CHINESE = "把上个季度成交的所有交易导出到文件"
 
 @asynccontextmanager
 async def console(
-    database_url: str, tokens: dict[str, tuple[str, ...]] | None = None
+    database_url: str,
+    tokens: dict[str, tuple[str, ...]] | None = None,
+    embedder: Embedder | None = None,
 ) -> AsyncIterator[tuple[httpx.AsyncClient, ToolRetrievalClient]]:
-    client = ToolRetrievalClient(database_url, time_budget=LOADED)
+    client = ToolRetrievalClient(database_url, time_budget=LOADED, embedder=embedder)
     app = create_app(ServiceSettings(tokens=tokens or {}), client=client)
     async with (
         client,
@@ -132,6 +139,25 @@ async def test_catalogs_misses_and_health(database_url: str) -> None:
             assert response.status_code == 200
             assert "<main" in response.text
         assert '<td class="num">1</td>' in (await http.get("/console/misses")).text
+
+
+async def test_health_shows_a_dependency_known_down_without_calling_it(database_url: str) -> None:
+    """An embedding server that refuses connections: the warm-up opens the embedder's breaker,
+    and Health says so (what the selections' fall-open reason says) instead of waiting on it."""
+    embedder = OpenAIEmbedder(
+        "multilingual-e5-small-q4", base_url=f"http://127.0.0.1:{free_port()}/v1"
+    )
+    async with console(database_url, embedder=embedder) as (http, client):
+        with pytest.raises(EmbedderError, match="cannot reach"):
+            await client.warm_up()
+        health = (await http.get("/console/health.json")).json()
+        assert health["store"]["state"] == "ok"
+        assert health["embedder"]["state"] in ("open", "half_open")
+        assert "is down for" in health["embedder"]["detail"]
+        assert health["embedder"]["ms"] is None
+        page = (await http.get("/console/health")).text
+        assert 'class="state-open"' in page or 'class="state-half_open"' in page
+    await embedder.aclose()
 
 
 async def test_a_token_sees_only_its_catalogs(database_url: str) -> None:

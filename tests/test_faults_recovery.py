@@ -176,7 +176,7 @@ async def test_a_client_side_timeout_mid_query_never_returns_a_busy_connection(
             _assert_full(selection, Reason.TIMEOUT, budget, wall)
             refused, wall = await _timed_select(client)
             _assert_full(refused, Reason.STORE_ERROR, budget, wall)
-            await breaker_for("store", client._store_name).wait_closed()
+            await breaker_for("store", client.store_name).wait_closed()
             _assert_narrowed((await _timed_select(client))[0])
         assert len(opened) == 1, "the abandoned connection was replaced by a new one"
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
+
+from toolret.retrieval._breaker import Breaker, State, breaker_for
 
 if TYPE_CHECKING:
     from toolret._catalog import Catalog
@@ -154,8 +157,12 @@ async def health_page(service: Service) -> dict[str, Any]:
 
     client = service.client
     budget = client.time_budget
-    store = await _probe(client.store.ping(), budget)
-    embedder = await _probe(client.embedder.embed_query("toolret console health"), budget)
+    store = await _checked(breaker_for("store", client.store_name), client.store.ping(), budget)
+    embedder = await _checked(
+        breaker_for("embedder", client.embedder.model_id),
+        client.embedder.embed_query("toolret console health"),
+        budget,
+    )
     worker: dict[str, Any] = {"state": "none", "detail": "no REDIS_URL: indexing runs inline"}
     if client.redis_url is not None:
         queued = await _jobs_queued(service)
@@ -174,6 +181,18 @@ async def health_page(service: Service) -> dict[str, Any]:
         "per_minute": minutes,
         "selections": sum(sum(minute.values()) for minute in minutes),
     }
+
+
+async def _checked(
+    breaker: Breaker, call: Coroutine[Any, Any, Any], budget: float
+) -> dict[str, Any]:
+    """A dependency's state: while its breaker is open (selections fall open at once), what the
+    breaker says, without calling it; else a call of its own, timed."""
+    if breaker.state is not State.CLOSED:
+        call.close()
+        detail = str(breaker.refusal())
+        return {"state": breaker.state.value, "detail": detail, "ms": None}
+    return await _probe(call, budget)
 
 
 async def _probe(call: Any, budget: float) -> dict[str, Any]:

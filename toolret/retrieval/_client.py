@@ -145,7 +145,7 @@ class ToolRetrievalClient(Retriever):
         else:
             self._owns_store = False
         self.store = store
-        self._store_name = store.engine.url.render_as_string(hide_password=True)
+        self.store_name = store.engine.url.render_as_string(hide_password=True)
         self._rankings = RecentRankings(self._selections.seconds)
         self._queries: weakref.WeakKeyDictionary[Catalog, CatalogQuery] = (
             weakref.WeakKeyDictionary()
@@ -365,7 +365,7 @@ class ToolRetrievalClient(Retriever):
 
     def _calling_store(self) -> AbstractContextManager[None]:
         """Around a request-path call to the database: fails at once while it is known down."""
-        return waiting_on(breaker_for("store", self._store_name), self.store.ping)
+        return waiting_on(breaker_for("store", self.store_name), self.store.ping)
 
     def _forget(self, message: str) -> None:
         """The turn has ended: its message is ranked afresh when asked again."""
