@@ -89,12 +89,12 @@ async def test_the_bundled_model_gives_unit_sparse_vectors_within_its_head() -> 
     assert SparseMatrix.stack([persian]).dot(english)[0] > 0  # latents cross the scripts
 
 
-def test_the_sparse_signal_is_on_by_default_and_only_for_a_model_with_a_sparse_head() -> None:
+def test_the_sparse_signal_is_opt_in_and_only_for_a_model_with_a_sparse_head() -> None:
     assert profile_of(BundledE5Embedder()).sparse_weight == 0
     assert profile_of(BundledE5Embedder(sparse=True)) == SPARSE_PROFILE
     assert SPARSE_PROFILE.sparse_weight > 0
-    assert profile_of(make_embedder(Settings())) == SPARSE_PROFILE
-    assert profile_of(make_embedder(Settings(sparse=False))).sparse_weight == 0  # TOOLRET_SPARSE=0
+    assert profile_of(make_embedder(Settings(sparse=True))) == SPARSE_PROFILE  # TOOLRET_SPARSE=1
+    assert profile_of(make_embedder(Settings())).sparse_weight == 0
     # the sparse profile, declared by an embedder without the head: no weight
     assert profile_of(ProfiledEmbedder("query", SPARSE_PROFILE)).sparse_weight == 0
     assert LEGACY_PROFILE.sparse_weight == 0  # Gemini's
@@ -195,8 +195,13 @@ async def test_a_corpus_without_sparse_vectors_is_ranked_without_them_until_inde
         documents = len({doc.key for _, doc in corpus_documents(catalog, sparse_embedder)})
         progress = await sparse_progress(store, catalog, sparse_embedder)  # toolret status
         assert progress == f"0 of {documents}"
-        async with ToolRetrievalClient(
-            database_url, embedder=sparse_embedder, k=3, time_budget=BUDGET, reuse=0
+        async with ToolRetrievalClient(  # the test indexes; nothing in the background
+            database_url,
+            embedder=sparse_embedder,
+            k=3,
+            time_budget=BUDGET,
+            reuse=0,
+            index_unserved=False,
         ) as client:
             dense_only = await client.select(catalog, message)
             assert all("sparse" not in parts for parts in dense_only.signals.values())

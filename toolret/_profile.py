@@ -193,8 +193,8 @@ DEFAULT_PROFILE = RetrievalProfile()
 and parameters, no name; 0.5·description + 0.5·mean of the two best examples; BM25 weight 0.015
 up to five informative words, growing as their square past them, chosen on every tuning set
 together (massive-dev, toollens-dev and the roster's tuning half; see docs/decisions.md). No
-sparse signal: ``SPARSE_PROFILE`` adds it (what the bundled model declares unless
-``TOOLRET_SPARSE=0``). On
+sparse signal: ``SPARSE_PROFILE`` adds it (what the bundled model declares with
+``TOOLRET_SPARSE=1``). On
 massive-dev and the roster's tuning half, with examples, the template and score raised mean MRR
 from 0.624 (the legacy template, max score, examples as documents) to 0.751; descriptions alone,
 from 0.537 to 0.587."""
@@ -208,7 +208,8 @@ SPARSE_PROFILE = RetrievalProfile(
 """``DEFAULT_PROFILE`` plus the bundled model's sparse head: its 512 strongest latents, at weight 1,
 for messages whose catalog has tools described in another language than theirs (and no
 examples in theirs), on catalogs whose descriptions' median is at least five words. What the
-bundled model ranks with by default (``TOOLRET_SPARSE=0`` opts out). Chosen on half A of every
+bundled model ranks with under ``TOOLRET_SPARSE=1`` (opt-in: docs/decisions.md says why it is not
+the default yet). Chosen on half A of every
 tuning set's requests and confirmed on half B: no (set, language) loses more than a point of
 R@3, R@5 or R@12 on either half, toollens-dev-ml's five other languages gain 11–16 points of
 R@12, and English gains 3–8 on the fleet with a tenth of its tools described in Chinese

