@@ -974,6 +974,12 @@ export interface components {
              *     ]
              */
             allowed?: string[] | null;
+            /**
+             * Explain
+             * @description Also answer why (explain): the tools near the cut with their scores by signal, where the cut at k fell, the language gate's decision, time per step
+             * @default false
+             */
+            explain?: boolean;
         };
         /**
          * SelectResponse
@@ -1001,6 +1007,14 @@ export interface components {
             schema_tokens: number | null;
             /** Roster Tokens */
             roster_tokens: number | null;
+            /**
+             * Explain
+             * @description With explain: true, why: mode, reason, k, core, chosen, ranked (name, rank, score, signals, bound, anchor, best_match), cut (k, last_in, first_out, margin), gate (language, catalog_languages, sparse_weight, lexical_weight, decision), steps (milliseconds by step), companions
+             * @default null
+             */
+            explain?: {
+                [key: string]: unknown;
+            } | null;
         };
         /**
          * ToolWarning
