@@ -11,13 +11,12 @@ write vectors: that is said once too, and not tried again.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
 from toolret._catalog import Catalog
-from toolret.indexing._asks import REASK_AFTER, REASK_AT_MOST
 from toolret.indexing._backoff import Backoff
+from toolret.indexing._corpus_runs import CorpusRuns
 from toolret.indexing._run import IndexReport, Progress
 
 __all__ = ["Unserved"]
@@ -33,9 +32,9 @@ class Unserved:
 
     def __init__(self, index: Index | None, backoff: Backoff | None = None) -> None:
         self.index = index
-        self.backoff = backoff or Backoff(REASK_AFTER, REASK_AT_MOST)
+        self._runs = CorpusRuns("toolret-index-unserved", backoff)
+        self.backoff = self._runs.backoff
         self._told: set[str] = set()
-        self._running: dict[str, asyncio.Task[None]] = {}
         self._progress: dict[str, tuple[int, int]] = {}
         self._read_only = False
 
@@ -54,31 +53,20 @@ class Unserved:
                 corpus_hash[:12],
                 doing,
             )
-        if not self._indexes() or corpus_hash in self._running:
-            return
-        if not self.backoff.due(corpus_hash):
-            return
-        task = asyncio.get_running_loop().create_task(
-            self._run(whole, corpus_hash), name=f"toolret-index-unserved-{corpus_hash[:12]}"
-        )
-        self._running[corpus_hash] = task
-        task.add_done_callback(lambda _: self._running.pop(corpus_hash, None))
+        if self._indexes():
+            self._runs.start(corpus_hash, self._run(whole, corpus_hash))
 
     def progress(self, corpus_hash: str) -> tuple[int, int] | None:
         """Documents embedded and to embed by the run under way for this corpus, if any."""
-        return self._progress.get(corpus_hash) if corpus_hash in self._running else None
+        return self._progress.get(corpus_hash) if corpus_hash in self._runs else None
 
     async def wait(self) -> None:
         """Wait until every run under way has ended."""
-        while self._running:
-            await asyncio.gather(*list(self._running.values()), return_exceptions=True)
+        await self._runs.wait()
 
     async def aclose(self) -> None:
         """Cancel the runs under way (a run is atomic: nothing half-written is served)."""
-        tasks = list(self._running.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self._runs.aclose()
 
     def _indexes(self) -> bool:
         return self.index is not None and not self._read_only

@@ -11,13 +11,12 @@ is running.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
 
 from toolret._profile import corpus_hash
-from toolret.indexing._asks import REASK_AFTER, REASK_AT_MOST
 from toolret.indexing._backoff import Backoff
+from toolret.indexing._corpus_runs import CorpusRuns
 
 if TYPE_CHECKING:
     from toolret._catalog import Catalog
@@ -33,34 +32,23 @@ class InlineIndexing:
 
     def __init__(self, client: ToolRetrievalClient, backoff: Backoff | None = None) -> None:
         self.client = client
-        self.backoff = backoff or Backoff(REASK_AFTER, REASK_AT_MOST)
-        self._running: dict[str, asyncio.Task[None]] = {}
+        self._runs = CorpusRuns("toolret-inline-index", backoff)
+        self.backoff = self._runs.backoff
 
     def ask(self, catalog: Catalog) -> bool:
         """Index ``catalog``'s corpus in the background unless a run for it is under way or
         the backoff says not yet; True when a run started."""
         whole = catalog.whole
         key = corpus_hash(whole, self.client.embedder)
-        if key in self._running or not self.backoff.due(key):
-            return False
-        task = asyncio.get_running_loop().create_task(
-            self._index(whole, key), name=f"toolret-inline-index-{key[:12]}"
-        )
-        self._running[key] = task
-        task.add_done_callback(lambda _: self._running.pop(key, None))
-        return True
+        return self._runs.start(key, self._index(whole, key))
 
     async def wait(self) -> None:
         """Wait until every run under way has ended."""
-        while self._running:
-            await asyncio.gather(*list(self._running.values()), return_exceptions=True)
+        await self._runs.wait()
 
     async def aclose(self) -> None:
         """Cancel the runs under way (a run is atomic: nothing half-written is served)."""
-        tasks = list(self._running.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self._runs.aclose()
 
     async def _index(self, catalog: Catalog, key: str) -> None:
         try:
