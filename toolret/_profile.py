@@ -160,6 +160,12 @@ class RetrievalProfile:
     sparse_latents: int = 512
     """How many of its strongest latents a sparse vector keeps, a document's and a message's
     alike (at most the head's ``top_k``); part of what the store keys sparse vectors by."""
+    sparse_short_words: float = 0.0
+    sparse_full_words: float = 0.0
+    """The sparse weight follows the message's length: none up to ``sparse_short_words`` words,
+    all of it from ``sparse_full_words`` on, linear between (0: the whole weight at any length).
+    In a capability phrase of a few words one shared latent term outweighs a dense ranking that
+    was right (``toolret.retrieval._short``)."""
 
     def __post_init__(self) -> None:
         check_template(self.template)
@@ -174,6 +180,8 @@ class RetrievalProfile:
             )
         if self.sparse_min_words < 0:
             raise ValueError("sparse_min_words must not be negative")
+        if not 0 <= self.sparse_short_words <= self.sparse_full_words:
+            raise ValueError("need 0 <= sparse_short_words <= sparse_full_words")
         if self.lexical_weight < 0:
             raise ValueError("lexical_weight must not be negative")
         if self.lexical_words <= 0:

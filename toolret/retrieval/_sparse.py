@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from toolret._profile import ToolScore, corpus_documents, profile_of
 from toolret._tool import Document, Role
 from toolret.embedders._sparse import SparseMatrix, SparseVector, sparse_head_of
+from toolret.retrieval._short import length_share
 
 if TYPE_CHECKING:
     from toolret._catalog import Catalog
@@ -198,8 +199,9 @@ def _latin_script(text: str) -> bool:
 def sparse_weight(catalog: Catalog, text: str, profile: RetrievalProfile) -> float:
     """The weight of the sparse signal for ``text`` on ``catalog``: 0 when the profile has none,
     when its gate does not send this message (``sparse_when``), or when the catalog's
-    descriptions are too terse for it (``sparse_min_words``). Both retrievers decide here, so
-    they rank alike."""
+    descriptions are too terse for it (``sparse_min_words``); a share of it that follows the
+    message's length (``sparse_short_words``, ``toolret.retrieval._short``). Both retrievers
+    decide here, so they rank alike."""
     if not sparse_in_use(catalog, profile):
         return 0.0
     when = profile.sparse_when
@@ -207,7 +209,8 @@ def sparse_weight(catalog: Catalog, text: str, profile: RetrievalProfile) -> flo
         return 0.0
     if when == "described_elsewhere" and not described_elsewhere(catalog, text):
         return 0.0
-    return profile.sparse_weight
+    share = length_share(text, profile.sparse_short_words, profile.sparse_full_words)
+    return profile.sparse_weight * share
 
 
 def sparse_in_use(catalog: Catalog, profile: RetrievalProfile) -> bool:
