@@ -4,6 +4,7 @@ database client selecting exactly what the in-memory retriever selects with it."
 from __future__ import annotations
 
 import dataclasses
+import json
 from datetime import UTC, datetime, timedelta
 
 import asyncpg
@@ -18,6 +19,7 @@ from tests.support.embedders import (
     SparseCountingEmbedder,
     StalledSparseEmbedder,
 )
+from tests.support.service_catalog import registration
 from tests.support.tools import crm_catalog
 from toolret import BundledE5Embedder, Catalog, InMemoryRetriever, Mode, Tool
 from toolret._profile import LEGACY_PROFILE, SPARSE_PROFILE, corpus_documents, profile_of
@@ -27,7 +29,9 @@ from toolret.cli._status import sparse_progress
 from toolret.embedders._sparse import SparseMatrix, SparseVector, sparse_head_of
 from toolret.indexing._run import index_catalog
 from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._find_tools import answer_find_tools
 from toolret.retrieval._selection import Selection
+from toolret.retrieval._short import length_share, message_words
 from toolret.retrieval._signals import SIGNALS
 from toolret.retrieval._sparse import (
     SPARSE_SHARE,
@@ -37,6 +41,8 @@ from toolret.retrieval._sparse import (
     language_of,
     sparse_weight,
 )
+from toolret.service._catalogs import build_catalog
+from toolret.service._models import CatalogRegistration
 from toolret.store._read import SparseQuery
 from toolret.store._sparse_read import _indexed
 from toolret.store._sql import CatalogQuery
@@ -51,6 +57,15 @@ OTHER_LANGUAGES = (
     "把联系人导出为表格文件",
 )
 ENGLISH = ("export the contacts to a csv file", "Delete the duplicate contact for Acme Corp")
+LONG = (
+    "احذف جهة الاتصال المكررة لشركة أكمي واحتفظ بالسجل الأحدث منهما ثم أرسل لي قائمة بكل "
+    "السجلات المكررة الأخرى"
+)
+"""A message long enough for the sparse signal's whole weight (``sparse_full_words``)."""
+CAPABILITY = "أريد حذف هذا العميل نهائيا"
+"""A find_tools capability ("delete this customer for good"): five words."""
+GATE = dataclasses.replace(SPARSE_PROFILE, sparse_short_words=0.0, sparse_full_words=0.0)
+"""The sparse profile at its whole weight whatever the message's length: who gets the signal."""
 
 
 def test_a_sparse_vector_is_ordered_normalised_and_cut_to_its_strongest() -> None:
@@ -104,16 +119,16 @@ def test_a_message_gets_the_sparse_signal_only_in_a_language_the_catalog_is_not_
     catalog = crm_catalog()
     assert catalog_languages(catalog) == {"en"}
     for message in ENGLISH:
-        assert sparse_weight(catalog, message, SPARSE_PROFILE) == 0
+        assert sparse_weight(catalog, message, GATE) == 0
     for message in OTHER_LANGUAGES:
-        assert sparse_weight(catalog, message, SPARSE_PROFILE) == SPARSE_PROFILE.sparse_weight
+        assert sparse_weight(catalog, message, GATE) == GATE.sparse_weight
     examples = {"delete_record": ("احذف هذا السجل", "احذف جهة الاتصال", "امسح الشركة")}
     arabic = Catalog(
         [dataclasses.replace(t, examples=examples.get(t.name, ())) for t in crm_catalog().tools]
     )
     assert catalog_languages(arabic) == {"en", "ar"}  # 3 of its 14 texts: over a tenth
-    assert sparse_weight(arabic, OTHER_LANGUAGES[0], SPARSE_PROFILE) == 0
-    always = dataclasses.replace(SPARSE_PROFILE, sparse_when="always")
+    assert sparse_weight(arabic, OTHER_LANGUAGES[0], GATE) == 0
+    always = dataclasses.replace(GATE, sparse_when="always")
     assert sparse_weight(catalog, ENGLISH[0], always) == always.sparse_weight
 
 
@@ -121,7 +136,7 @@ async def test_the_selection_says_which_signals_ranked_each_tool() -> None:
     catalog = crm_catalog()
     async with InMemoryRetriever(SparseCountingEmbedder(), k=3, time_budget=BUDGET) as memory:
         await memory.index(catalog)
-        other = await memory.select(catalog, OTHER_LANGUAGES[0])
+        other = await memory.select(catalog, LONG)
         english = await memory.select(catalog, ENGLISH[0])
     for selection in (other, english):
         assert selection.mode is Mode.NARROWED
@@ -160,7 +175,7 @@ async def test_the_client_selects_what_the_in_memory_retriever_selects_with_the_
     ) as client:
         report = await client.index(catalog)
         assert report.sparse_encoded == report.documents
-        for message in (*OTHER_LANGUAGES, *ENGLISH):
+        for message in (*OTHER_LANGUAGES, LONG, *ENGLISH):
             want = await memory.select(catalog, message)
             got = await client.select(catalog, message)
             assert got.mode is Mode.NARROWED
@@ -177,7 +192,7 @@ async def test_a_corpus_without_sparse_vectors_is_ranked_without_them_until_inde
     ranked by the dense score alone and says so; its next indexing run adds the vectors, and
     from then on the message has the sparse signal."""
     catalog = crm_catalog()
-    message = OTHER_LANGUAGES[0]
+    message = LONG
     async with ToolRetrievalClient(
         database_url, embedder=CountingEmbedder(), k=3, time_budget=BUDGET
     ) as before:
@@ -321,8 +336,8 @@ def test_the_described_gate_sends_any_message_whose_tools_are_described_in_anoth
     """A message gets the signal when some of the catalog's tools are described in another
     language than its own: an English message on a catalog with two of its eleven tools
     described in Chinese, and a Chinese one there too (a tenth-share rule sent neither)."""
-    described = dataclasses.replace(SPARSE_PROFILE, sparse_when="described_elsewhere")
-    share = dataclasses.replace(SPARSE_PROFILE, sparse_when="other_language")  # before
+    described = dataclasses.replace(GATE, sparse_when="described_elsewhere")
+    share = dataclasses.replace(GATE, sparse_when="other_language")  # before
     english_only = crm_catalog()
     mixed = Catalog(
         [
@@ -367,8 +382,8 @@ def _terse() -> Catalog:
 def test_a_catalog_of_terse_descriptions_gets_no_sparse_signal() -> None:
     """Two- or three-word descriptions (``add to playlist``): latent terms match by accident."""
     terse = _terse()
-    gated = dataclasses.replace(SPARSE_PROFILE, sparse_min_words=5.0)
-    anywhere = dataclasses.replace(SPARSE_PROFILE, sparse_min_words=0.0)
+    gated = dataclasses.replace(GATE, sparse_min_words=5.0)
+    anywhere = dataclasses.replace(GATE, sparse_min_words=0.0)
     assert described_words(terse) < 5 <= described_words(crm_catalog())
     assert sparse_weight(terse, OTHER_LANGUAGES[0], gated) == 0
     assert sparse_weight(terse, OTHER_LANGUAGES[0], anywhere) > 0
@@ -382,7 +397,7 @@ async def test_neither_retriever_encodes_sparse_vectors_for_a_catalog_too_terse_
     embedder = SparseCountingEmbedder()
     async with InMemoryRetriever(embedder, k=3, time_budget=BUDGET) as memory:
         await memory.index(_terse())
-        await memory.select(_terse(), OTHER_LANGUAGES[0])
+        await memory.select(_terse(), LONG)
     assert embedder.sparse_texts == []
     async with ToolRetrievalClient(
         database_url, embedder=embedder, k=3, time_budget=BUDGET
@@ -390,7 +405,7 @@ async def test_neither_retriever_encodes_sparse_vectors_for_a_catalog_too_terse_
         report = await client.index(_terse())
         assert report.published
         assert report.sparse_encoded == 0
-        assert (await client.select(_terse(), OTHER_LANGUAGES[0])).mode is Mode.NARROWED
+        assert (await client.select(_terse(), LONG)).mode is Mode.NARROWED
     assert embedder.sparse_texts == []
     assert SPARSE_PROFILE.sparse_min_words == 5
 
@@ -402,7 +417,7 @@ async def test_a_sparse_pass_past_its_share_of_the_budget_ranks_by_dense_not_fal
     rank it as a message without the signal: the selection narrows, alike in both."""
     embedder = StalledSparseEmbedder()
     catalog = crm_catalog()
-    message = OTHER_LANGUAGES[0]
+    message = LONG
     async with (
         InMemoryRetriever(embedder, k=3, time_budget=8.0) as memory,
         ToolRetrievalClient(database_url, embedder=embedder, k=3, time_budget=8.0) as client,
@@ -416,3 +431,48 @@ async def test_a_sparse_pass_past_its_share_of_the_budget_ranks_by_dense_not_fal
         assert all("sparse" not in parts for parts in selection.signals.values())
     assert selections[0].names == selections[1].names
     assert SPARSE_SHARE * 8.0 < 8.0 / 2  # the rest of the budget is the dense ranking's
+
+
+def test_a_short_phrase_gets_little_or_no_sparse_weight_and_a_full_message_all_of_it() -> None:
+    """In a capability phrase of a few words one shared latent term outweighs a dense ranking
+    that was right: the weight follows the message's length, in any script."""
+    catalog = crm_catalog()
+    short, full = SPARSE_PROFILE.sparse_short_words, SPARSE_PROFILE.sparse_full_words
+    assert 0 < short < full
+    four = OTHER_LANGUAGES[0]  # "delete the duplicate contact": the Agents SDK guide's message
+    assert message_words(four) <= short
+    assert sparse_weight(catalog, four, GATE) == GATE.sparse_weight  # the gate sends it
+    assert sparse_weight(catalog, four, SPARSE_PROFILE) == 0
+    part = (message_words(CAPABILITY) - short) / (full - short)
+    assert 0 < part < 1
+    assert sparse_weight(catalog, CAPABILITY, SPARSE_PROFILE) == pytest.approx(
+        part * SPARSE_PROFILE.sparse_weight
+    )
+    assert message_words(LONG) >= full
+    assert sparse_weight(catalog, LONG, SPARSE_PROFILE) == SPARSE_PROFILE.sparse_weight
+    assert message_words("把联系人导出为表格文件") == 5.5  # two characters a word
+    assert message_words("我设备的IP地址是193.114.112.1。") == 4.5  # 3.5, and the Latin words one
+    assert length_share(CAPABILITY, 0.0, 0.0) == 1  # no ramp: the whole weight
+
+
+@pytest.mark.slow
+async def test_a_short_capability_keeps_the_tool_dense_ranks_first_in_both_retrievers(
+    database_url: str,
+) -> None:
+    """The TypeScript client's capability on the service's CRM registration: with the sparse
+    signal at its whole weight ``delete_object`` came before ``delete_record``."""
+    catalog = build_catalog(CatalogRegistration.model_validate(registration()))
+    embedder = BundledE5Embedder(sparse=True)
+    async with (
+        InMemoryRetriever(embedder, time_budget=BUDGET) as memory,
+        ToolRetrievalClient(database_url, embedder=embedder, time_budget=BUDGET) as client,
+    ):
+        await memory.index(catalog)
+        await client.index(catalog)
+        answers = [
+            await answer_find_tools(r, catalog, {"capability": CAPABILITY}, bound=["create_record"])
+            for r in (memory, client)
+        ]
+    for answer in answers:
+        assert json.loads(answer)["results"][0]["tools"][0]["name"] == "delete_record"
+    assert answers[0] == answers[1]

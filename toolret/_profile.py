@@ -212,10 +212,14 @@ SPARSE_PROFILE = RetrievalProfile(
     sparse_when="described_elsewhere",
     sparse_min_words=5.0,
     sparse_latents=512,
+    sparse_short_words=4.0,
+    sparse_full_words=8.0,
 )
 """``DEFAULT_PROFILE`` plus the bundled model's sparse head: its 512 strongest latents, at weight 1,
 for messages whose catalog has tools described in another language than theirs (and no
-examples in theirs), on catalogs whose descriptions' median is at least five words. What the
+examples in theirs), on catalogs whose descriptions' median is at least five words; none for a
+message of four words or fewer, all of it from eight, linear between (a capability phrase:
+docs/decisions.md, "Short phrases and the sparse signal"). What the
 bundled model ranks with under ``TOOLRET_SPARSE=1`` (opt-in: docs/decisions.md says why it is not
 the default yet). Chosen on half A of every
 tuning set's requests and confirmed on half B: no (set, language) loses more than a point of

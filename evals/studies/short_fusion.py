@@ -23,6 +23,12 @@ request's clauses (sentences, commas in every script, "and"/"then"; at least thr
 Needed-tool recall and complete tasks per language, and each language's share of English's.
 The roster's held-back half is reported at the end, after the choice (never tuned on).
 
+**The choice**: of the client-computable ramps (today's whole weight is what they are to mend:
+it ranks the suite's short Arabic capability and the Agents SDK guide's message wrongly) that,
+on half A, lose no more than ``MAX_LOSS`` point of any (set, language)'s recall and of any
+language's needed tools bound or tasks complete on the path, the best mean R@5 gain on A; it
+ships only if it passes on B.
+
 Writes ``evals/out/short_fusion.md``.
 """
 
@@ -234,26 +240,32 @@ def _report(
     lines = [
         "## The rule on every tuning set: A in-sample, B confirming",
         "",
-        "| choice | A (in-sample): worst loss | A: mean R@5 gain | B (confirming): worst loss "
-        "| B: mean R@5 gain | messages given any sparse weight |",
-        "|---|---|---:|---|---:|---|",
+        "| choice | A (in-sample): worst loss | A: mean R@5 gain | A: path's worst loss "
+        "| B (confirming): worst loss | B: mean R@5 gain | B: path's worst loss "
+        "| messages given any sparse weight |",
+        "|---|---|---:|---|---|---:|---|---|",
     ]
     passing = []
     for choice in choices[1:]:
         a, b = _worst(measured, choice, "A"), _worst(measured, choice, "B")
+        pa, pb = _path_worst(paths, choice, "A"), _path_worst(paths, choice, "B")
         paid = ", ".join(f"{m.name} {100 * m.paid[choice]:.0f}%" for m in measured)
         lines.append(
             f"| {choice} | {a[0]:+.1f} {a[1]} | {_gain(measured, choice, 'A'):+.2f} | "
-            f"{b[0]:+.1f} {b[1]} | {_gain(measured, choice, 'B'):+.2f} | {paid} |"
+            f"{pa[0]:+.1f} {pa[1]} | {b[0]:+.1f} {b[1]} | {_gain(measured, choice, 'B'):+.2f} | "
+            f"{pb[0]:+.1f} {pb[1]} | {paid} |"
         )
-        if a[0] >= -MAX_LOSS and "memory only" not in choice:
+        if min(a[0], pa[0]) >= -MAX_LOSS and "memory only" not in choice and choice != TODAY:
             passing.append(choice)
     chosen = max(passing, key=lambda c: _gain(measured, c, "A")) if passing else None
-    confirmed = chosen is not None and _worst(measured, chosen, "B")[0] >= -MAX_LOSS
+    confirmed = chosen is not None and (
+        min(_worst(measured, chosen, "B")[0], _path_worst(paths, chosen, "B")[0]) >= -MAX_LOSS
+    )
     lines += [
         "",
-        f"Chosen on A (passing the rule there, best mean R@5 gain, client-computable): "
-        f"**{chosen or 'none'}**; on B it {'passes' if confirmed else 'FAILS'} the rule.",
+        "Chosen on A (a ramp passing the rule there on every set and on the path, best mean R@5 "
+        f"gain): **{chosen or 'none'}**; on B it "
+        f"{'passes' if confirmed else 'FAILS'} the rule.",
         "",
     ]
     shown = [REFERENCE, TODAY] + ([chosen] if chosen else [])
@@ -283,6 +295,19 @@ def _detail(
                 lines.append(f"| {choice} | {label} | " + " | ".join(cells) + " |")
         lines.append("")
     return lines
+
+
+def _path_worst(paths: Sequence[Path2], choice: str, half: str) -> tuple[float, str]:
+    """The worst loss of needed tools bound or tasks complete after find_tools against the
+    reference, over every path and language."""
+    worst, where = 0.0, ""
+    for path in paths:
+        for lang in path.languages:
+            got, ref = path.figures[(choice, half, lang)], path.figures[(REFERENCE, half, lang)]
+            for label, i in (("needed bound", 1), ("tasks complete", 3)):
+                if got[i] - ref[i] < worst:
+                    worst, where = got[i] - ref[i], f"{path.name} path {lang} {label}"
+    return worst, where
 
 
 def _path_report(path: Path2, choices: Sequence[str]) -> list[str]:
