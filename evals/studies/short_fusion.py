@@ -21,7 +21,8 @@ already bound. What a model sends as capabilities is not in the data, so the phr
 request's clauses (sentences, commas in every script, "and"/"then"; at least three words, as
 ``toolret.retrieval._short`` counts them), or the request itself when it has one clause.
 Needed-tool recall and complete tasks per language, and each language's share of English's.
-The roster's held-back half is reported at the end, after the choice (never tuned on).
+A last path row ranks the phrases by dense alone: what BM25 does to short phrases. The roster's
+held-back half is reported at the end, after the choice (never tuned on).
 
 **The choice**: of the client-computable ramps (today's whole weight is what they are to mend:
 it ranks the suite's short Arabic capability and the Agents SDK guide's message wrongly) that,
@@ -70,6 +71,7 @@ __all__ = ["capability_phrases", "main"]
 Matrix = NDArray[np.float64]
 TODAY = "+ 1 × sparse (today's TOOLRET_SPARSE=1)"
 RAMPS = ((4, 8), (4, 12), (6, 10), (6, 12), (6, 16), (8, 12), (8, 16), (10, 16), (12, 20))
+NO_LEXICAL = "reference, find_tools phrases by dense alone (no BM25)"
 AGREE = "+ 1 × sparse where its best tool is in dense's 10 best (memory only)"
 K = 12
 LIMIT = 5
@@ -182,6 +184,13 @@ async def _path(memo: MemoEmbedder, bench: BenchSet) -> Path2:
                 figures[(choice, half, lang)] = tuple(
                     100 * float(np.mean([v[i] for i in rows])) for v in picked
                 )
+    picked = _two_phase(requests, phrases, owner, select[REFERENCE][0], phrases.dense)
+    for half, mask in _halves(requests, False).items():
+        for lang in dict.fromkeys(requests.languages):
+            rows = np.flatnonzero(mask & (language == lang))
+            figures[(NO_LEXICAL, half, lang)] = tuple(
+                100 * float(np.mean([v[i] for i in rows])) for v in picked
+            )
     words = [message_words(c.query) for c in cases]
     return Path2(
         bench.name,
@@ -273,7 +282,7 @@ def _report(
     lines += ["## The roster's held-back half (reported after the choice, never tuned on)", ""]
     lines += _detail(reported, shown, halves=("A",))
     for path in paths:
-        lines += _path_report(path, choices)
+        lines += _path_report(path, [*choices, NO_LEXICAL])
     return "\n".join(lines) + "\n"
 
 
