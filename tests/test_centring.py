@@ -10,6 +10,7 @@ import pytest
 
 from tests.support.embedders import CountingEmbedder, SparseCountingEmbedder
 from toolret import Catalog, InMemoryRetriever, Mode, Tool
+from toolret._settings import Settings
 from toolret.demo.roster import CORE, TOOLS
 from toolret.retrieval._centred_rank import Centrings
 from toolret.retrieval._centring import GROUP_TOOLS, description_groups
@@ -44,6 +45,8 @@ ASKED = {  # Chinese messages needing a tool described in English
     "明天提醒我给这个客户回电话": "create_task",
 }
 ENGLISH = ("show me the comments on this deal", "export every open deal to a spreadsheet")
+ARABIC = "احذف جهة الاتصال المكررة"
+"""A message in neither of the mixed roster's description languages: not centred."""
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +110,29 @@ async def test_a_catalog_described_in_one_language_ranks_as_without_centring(
         assert selection.scores == pytest.approx({n: plain[n] for n in selection.scores})
 
 
+async def test_a_message_in_neither_language_and_toolret_centring_0_rank_as_without(
+    plain_embedder: CountingEmbedder,
+) -> None:
+    """On the mixed roster an Arabic message keeps its plain dense scores, and with
+    ``TOOLRET_CENTRING=0`` a Chinese one is ranked as before (its tool out of the top five)."""
+    catalog = _mixed()
+    index = await DenseIndex.build(catalog, plain_embedder)
+    centred = InMemoryRetriever(plain_embedder, mode="dense", k=5, time_budget=BUDGET, reuse=0)
+    plain = index.scores(await plain_embedder.embed_query(ARABIC))
+    selection = await centred.select(catalog, ARABIC)
+    assert selection.scores == pytest.approx({n: plain[n] for n in selection.scores})
+    off = InMemoryRetriever(
+        plain_embedder,
+        mode="hybrid",
+        k=5,
+        time_budget=BUDGET,
+        reuse=0,
+        settings=Settings(centring=False),
+    )
+    message, needed = next(iter(ASKED.items()))
+    assert needed not in (await off.select(catalog, message)).names
+
+
 @pytest.mark.parametrize("exact_limit", [10_000, 0], ids=["exact", "indexes"])
 @pytest.mark.parametrize("mode", ["dense", "hybrid"])
 @pytest.mark.parametrize("sparse", [False, True], ids=["plain", "sparse"])
@@ -135,7 +161,7 @@ async def test_the_client_selects_what_the_in_memory_retriever_selects_on_a_mixe
         reuse=0,
     ) as client:
         await client.index(catalog)
-        for message in (*ASKED, *ENGLISH):
+        for message in (*ASKED, *ENGLISH, ARABIC):
             want = await memory.select(catalog, message)
             got = await client.select(catalog, message)
             assert got.mode is Mode.NARROWED

@@ -12,7 +12,8 @@ Candidates, each against the **reference** (today's default: dense + BM25, no sp
 
 - ``centred × a``: the dense score shifted by ``a × q · (μ − μ_g)`` per description group, as
   ``Centring`` computes it (``a`` = 1 ships; ½ and 1½ say whether the full shift is the
-  right size), only on catalogs ``description_groups`` finds several languages in;
+  right size), only on catalogs ``description_groups`` finds several languages in and for
+  messages written in one of them (``Centring.applies_to``); and the same for every message;
 - ``mean-centred (earlier study)``: ``sparse_fusion._centred`` (each group's mean score over
   every tool, languages under ``DESCRIBED_SHARE`` pooled as a group of their own, on every
   catalog);
@@ -66,9 +67,12 @@ SHIPPED = "centred × 1"
 SPARSE = "+ sparse (TOOLRET_SPARSE=1)"
 BOTH = "+ sparse, centred × 1"
 EARLIER = "mean-centred (earlier study, memory only)"
+EVERYONE = "centred × 1, every message (not only those in a group's language)"
 
 
-async def _offsets(scorer: Scorer, bench: BenchSet, examples: bool, x: FusionSignals) -> Matrix:
+async def _offsets(
+    scorer: Scorer, bench: BenchSet, examples: bool, x: FusionSignals, *, everyone: bool
+) -> Matrix:
     """Each case's shift of each tool (columns as ``x``'s), zero where no groups."""
     scored = await scorer.prepare(bench, examples)
     groups = description_groups(scored.catalog)
@@ -81,6 +85,8 @@ async def _offsets(scorer: Scorer, bench: BenchSet, examples: bool, x: FusionSig
     centring = Centring.build(groups, {name: vectors[name] for name in groups})
     queries = np.stack([scored.vectors[case.query] for case in bench.cases]).astype(np.float64)
     per_group = queries @ centring.shifts.T
+    if not everyone:  # only messages in one of the groups' languages, as shipped
+        per_group *= np.array([centring.applies_to(c.query) for c in bench.cases])[:, None]
     for column, name in enumerate(index.names):
         if name in groups:
             out[:, column] = per_group[:, centring.groups.index(groups[name])]
@@ -88,24 +94,31 @@ async def _offsets(scorer: Scorer, bench: BenchSet, examples: bool, x: FusionSig
 
 
 def _choices(
-    x: FusionSignals, bench: BenchSet, examples: bool, offsets: Matrix
+    x: FusionSignals, bench: BenchSet, examples: bool, offsets: tuple[Matrix, Matrix]
 ) -> dict[str, tuple[Matrix, NDArray[np.bool_]]]:
     reference = _reference(x)
     catalog = bench.catalog(examples=examples)
     none = np.zeros(len(reference), dtype=bool)
     sent = np.array([described_elsewhere(catalog, c.query) for c in bench.cases])
     sent &= described_words(catalog) >= 5
+    shipped, everyone = offsets
     out = {REFERENCE: (reference, none)}
     for size in SIZES:
-        out[f"centred × {size:g}"] = (reference + size * offsets, none)
+        out[f"centred × {size:g}"] = (reference + size * shipped, none)
+    out[EVERYONE] = (reference + everyone, none)
     out[EARLIER] = (_centred(x, catalog) - x.dense + reference, none)
     out[SPARSE] = (reference + x.sparse * sent[:, None], sent)
-    out[BOTH] = (reference + offsets + x.sparse * sent[:, None], sent)
+    out[BOTH] = (reference + shipped + x.sparse * sent[:, None], sent)
     return out
 
 
 def _measure(
-    x: FusionSignals, bench: BenchSet, examples: bool, offsets: Matrix, *, whole: bool
+    x: FusionSignals,
+    bench: BenchSet,
+    examples: bool,
+    offsets: tuple[Matrix, Matrix],
+    *,
+    whole: bool,
 ) -> Measured:
     ks = (1, 3, 5) if bench.name.startswith("xsid") else (3, 5, 12)
     languages = tuple(dict.fromkeys(x.languages))
@@ -145,8 +158,9 @@ async def study(benchmarks: Path, memo: MemoEmbedder) -> str:
     for bench, whole in sets:
         for flag in bench.example_flags:
             x = await fusion_signals(memo, bench, flag)
-            offsets = await _offsets(scorer, bench, flag, x)
-            measured.append(_measure(x, bench, flag, offsets, whole=whole))
+            offsets = await _offsets(scorer, bench, flag, x, everyone=False)
+            everyone = await _offsets(scorer, bench, flag, x, everyone=True)
+            measured.append(_measure(x, bench, flag, (offsets, everyone), whole=whole))
             shapes.append(_groups_line(measured[-1].name, bench.catalog(examples=flag)))
             print(f"[centring] {bench.name} examples={flag}", file=sys.stderr, flush=True)
     return "\n".join(shapes) + "\n\n" + _report(measured)
@@ -174,7 +188,7 @@ def _report(measured: Sequence[Measured]) -> str:
 
 
 def _detail(measured: Sequence[Measured]) -> str:
-    shown = [REFERENCE, SHIPPED, SPARSE, BOTH]
+    shown = [REFERENCE, "centred × 0.5", SHIPPED, "centred × 1.5", EVERYONE, SPARSE, BOTH]
     lines = []
     for m in measured:
         ks = "/".join(f"R@{k}" for k in m.ks)

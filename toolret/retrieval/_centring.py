@@ -8,7 +8,8 @@ last (docs/decisions.md, "Dense scores centred per description language").
 
 On such a catalog (``description_groups``: two or more languages, each describing at least
 ``DESCRIBED_SHARE`` of the candidates and at least ``GROUP_TOOLS`` of them) each language's
-tools form a group, and every tool's dense score is shifted, per message, by
+tools form a group, and for a message written in one of those languages
+(``Centring.applies_to``) every tool's dense score is shifted by
 ``q · (μ − μ_g)``: ``μ_g`` the mean of its group's description vectors, ``μ`` the mean over
 every candidate's, ``q`` the message's vector. For tools scored by their description alone this
 moves each group's mean dense score to the catalog's mean; within a group nothing moves. A
@@ -119,6 +120,12 @@ class Centring:
         overall = stacked.mean(axis=0)
         shifts = np.stack([overall - stacked[member == i].mean(axis=0) for i in range(len(order))])
         return cls(order, dict(groups), shifts)
+
+    def applies_to(self, text: str) -> bool:
+        """Whether the message ``text`` is written in one of the groups' languages: the
+        preference centring undoes is a message's for its own language (for one in none of
+        them, the shifts only moved tools about: Arabic and Japanese lost on the mixed fleet)."""
+        return written_in(text) in self.groups
 
     def offsets(self, query: Vector) -> dict[str, float]:
         """Each group's shift for the message's vector ``query``."""

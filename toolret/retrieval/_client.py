@@ -213,10 +213,14 @@ class ToolRetrievalClient(Retriever):
                     span.set_attribute("toolret.corpus_hash", query.corpus_hash)
                     span.set_attribute("toolret.documents", query.documents)
                     with self._calling_store():
-                        centring = await self._centrings.get(catalog, embedder, query)
+                        centring = (
+                            await self._centrings.get(catalog, embedder, query)
+                            if self._settings.centring
+                            else None
+                        )
                         ranked = (
                             partial(self.store.rank, query, vector)
-                            if centring is None
+                            if centring is None or not centring.applies_to(text)
                             else partial(rank_centred, self.store, query, centring, vector)
                         )
                         result = await ranked(

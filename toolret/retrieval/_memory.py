@@ -242,9 +242,9 @@ class InMemoryRetriever(Retriever):
             scores = index.scores(vector)
         key = corpus_hash(catalog, self.embedder)
         if key not in self._centrings:
-            self._centrings[key] = index.centring(catalog)
+            self._centrings[key] = index.centring(catalog) if self._settings.centring else None
         centring = self._centrings[key]
-        if centring is not None:
+        if centring is not None and centring.applies_to(text):
             scores = centring.shift(scores, vector)
         if catalog.whole is catalog:
             return scores
