@@ -46,14 +46,14 @@ from evals.studies.sparse_fusion import (
     Measured,
     _centred,
     _gain,
-    _ranks,
     _reference,
     _worst,
+    detail,
+    measure_choices,
 )
 from toolret._catalog import Catalog
 from toolret._tool import render
 from toolret.recall._data import BenchSet, load_benchmark
-from toolret.recall._halves import BLOCK, HALVES
 from toolret.recall._memo import MemoEmbedder
 from toolret.recall.studies._scoring import Scorer
 from toolret.retrieval._centring import Centring, description_groups
@@ -112,36 +112,6 @@ def _choices(
     return out
 
 
-def _measure(
-    x: FusionSignals,
-    bench: BenchSet,
-    examples: bool,
-    offsets: tuple[Matrix, Matrix],
-    *,
-    whole: bool,
-) -> Measured:
-    ks = (1, 3, 5) if bench.name.startswith("xsid") else (3, 5, 12)
-    languages = tuple(dict.fromkeys(x.languages))
-    language = np.array(x.languages)
-    halves = {h: (x.scenarios // BLOCK) % 2 == i for i, h in enumerate(HALVES)}
-    if whole:
-        halves = {h: np.ones(len(language), dtype=bool) for h in HALVES}
-    recall: dict[tuple[str, str, str], tuple[float, ...]] = {}
-    paid = {}
-    for choice, (scores, sent) in _choices(x, bench, examples, offsets).items():
-        ranks = _ranks(x, scores)
-        paid[choice] = float(sent.mean())
-        for half, mask in halves.items():
-            for lang in languages:
-                rows = np.flatnonzero(mask & (language == lang))
-                recall[(choice, half, lang)] = tuple(
-                    100 * float(np.mean([np.mean([r <= k for r in ranks[i]]) for i in rows]))
-                    for k in ks
-                )
-    name = f"{bench.name}{' with examples' if examples else ''}"
-    return Measured(name, ks, languages, recall, paid)
-
-
 def _groups_line(name: str, catalog: Catalog) -> str:
     groups = description_groups(catalog)
     if groups is None:
@@ -160,7 +130,8 @@ async def study(benchmarks: Path, memo: MemoEmbedder) -> str:
             x = await fusion_signals(memo, bench, flag)
             offsets = await _offsets(scorer, bench, flag, x, everyone=False)
             everyone = await _offsets(scorer, bench, flag, x, everyone=True)
-            measured.append(_measure(x, bench, flag, (offsets, everyone), whole=whole))
+            choices = _choices(x, bench, flag, (offsets, everyone))
+            measured.append(measure_choices(x, bench, flag, choices, whole=whole))
             shapes.append(_groups_line(measured[-1].name, bench.catalog(examples=flag)))
             print(f"[centring] {bench.name} examples={flag}", file=sys.stderr, flush=True)
     return "\n".join(shapes) + "\n\n" + _report(measured)
@@ -184,26 +155,8 @@ def _report(measured: Sequence[Measured]) -> str:
     ]
     best = max(passing, key=lambda c: _gain(measured, c, "A")) if passing else "none"
     lines.append(f"\nPassing the rule on A with the best mean R@5 gain there: **{best}**.\n")
-    return "\n".join(lines) + "\n" + _detail(measured)
-
-
-def _detail(measured: Sequence[Measured]) -> str:
     shown = [REFERENCE, "centred × 0.5", SHIPPED, "centred × 1.5", EVERYONE, SPARSE, BOTH]
-    lines = []
-    for m in measured:
-        ks = "/".join(f"R@{k}" for k in m.ks)
-        lines += [f"{m.name} ({ks}):", "", "| choice | half | " + " | ".join(m.languages) + " |"]
-        lines.append("|---|---|" + "---|" * len(m.languages))
-        for choice in shown:
-            for half in HALVES:
-                label = "A (in-sample)" if half == "A" else "B (confirming)"
-                cells = [
-                    "/".join(f"{v:.1f}" for v in m.recall[(choice, half, lang)])
-                    for lang in m.languages
-                ]
-                lines.append(f"| {choice} | {label} | " + " | ".join(cells) + " |")
-        lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n" + detail(measured, shown)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
