@@ -202,3 +202,32 @@ def test_a_tool_in_no_group_joins_the_largest_of_its_script() -> None:
     groups = description_groups(catalog)
     assert groups is not None
     assert groups["archive_record"] == "zh"
+
+
+@pytest.mark.parametrize("exact_limit", [10_000, 0], ids=["exact", "indexes"])
+async def test_a_cut_of_a_mixed_catalog_is_ranked_alike_by_both_retrievers(
+    database_url: str, plain_embedder: CountingEmbedder, exact_limit: int
+) -> None:
+    """A cut (``Catalog.only``) is centred on the whole catalog's groups: the client leaves
+    the tools outside the cut out of each group's statement, and equals the in-memory
+    retriever."""
+    catalog = _mixed()
+    allowed = [*ASKED.values(), "find_records", "update_record", *list(CHINESE)[:4]]
+    cut = catalog.only(allowed)
+    memory = InMemoryRetriever(plain_embedder, mode="hybrid", k=3, time_budget=BUDGET, reuse=0)
+    async with ToolRetrievalClient(
+        database_url,
+        embedder=plain_embedder,
+        k=3,
+        time_budget=BUDGET,
+        exact_limit=exact_limit,
+        reuse=0,
+    ) as client:
+        await client.index(catalog)
+        for message in (*ASKED, *ENGLISH):
+            want = await memory.select(cut, message)
+            got = await client.select(cut, message)
+            assert got.mode is Mode.NARROWED
+            assert got.names == want.names, message
+            assert set(got.names) <= set(cut.names)
+            assert got.scores == pytest.approx(want.scores, abs=1e-5)
