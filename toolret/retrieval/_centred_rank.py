@@ -5,7 +5,8 @@ Centring adds one number per (message, description group) to every dense score o
 best ``L`` of each group by the store's own score (dense, or dense + weight x sparse): the
 client asks the store for each group's best, as it asks for a catalog's (a ``CatalogQuery``
 over the group's documents, the other groups' tools left out of an index scan as a cut's
-are), and adds each group's shift. No statement changes, and the store need not know any
+are), and adds each group's shift (a catalog small enough for the exact statement: one
+statement returning every candidate). No statement changes, and the store need not know any
 tool's language: the client reads it from the catalog as the in-memory retriever does.
 
 The groups' means need the description vectors: ``Centrings`` reads them once per published
@@ -94,8 +95,20 @@ async def rank_centred(
     sparse: SparseQuery | None,
 ) -> StoreRanking:
     """``VectorStore.rank`` by the centred score: each group's best ``limit`` (and the named
-    tools of it), each dense score plus its group's shift."""
+    tools of it), each dense score plus its group's shift. A catalog the store ranks exactly
+    (up to its ``exact_limit`` documents) is one statement returning every candidate: it scores
+    every document anyway, and a second round trip would cost more than the rows."""
     offsets = centring.offsets(vector)
+    if query.documents <= store.exact_limit:
+        found = await store.rank(
+            query,
+            vector,
+            limit=len(query.candidates),
+            exclude=exclude,
+            include=include,
+            sparse=sparse,
+        )
+        return dataclasses.replace(found, scores=centring.shift(found.scores, vector))
     scores: dict[str, float] = {}
     latent: dict[str, float] = {}
     unranked: list[str] = []
