@@ -144,6 +144,8 @@ class InMemoryRetriever(Retriever):
         """Embed the catalog now, rather than on its first ``select``: its dense vectors, and
         its sparse ones when the embedder's profile has a sparse signal."""
         if self.mode != "bm25":
+            if self._settings.centring:
+                description_groups(catalog)  # the languages centring reads, once, here
             await self._dense_task(catalog)
             if sparse_in_use(catalog, profile_of(self.embedder)):
                 for languages in (catalog_languages, described_languages, example_languages):
