@@ -99,15 +99,17 @@ async def test_a_chinese_message_finds_its_tool_described_in_english_beside_chin
 async def test_a_catalog_described_in_one_language_ranks_as_without_centring(
     plain_embedder: CountingEmbedder,
 ) -> None:
-    """The same messages on the roster as written (English descriptions): the scores are the
-    plain dense + BM25 ones, which a seven-Chinese-tool catalog (no group) also keeps."""
+    """The same messages on the roster as written (English descriptions), and on the roster
+    with only seven tools described in Chinese (under ``GROUP_TOOLS``: no group): the plain
+    dense scores."""
     retriever = InMemoryRetriever(plain_embedder, mode="dense", k=5, time_budget=BUDGET, reuse=0)
-    catalog = Catalog(TOOLS, core=CORE)
-    index = await DenseIndex.build(catalog, plain_embedder)
-    for message in (*ASKED, *ENGLISH):
-        plain = index.scores(await plain_embedder.embed_query(message))
-        selection = await retriever.select(catalog, message)
-        assert selection.scores == pytest.approx({n: plain[n] for n in selection.scores})
+    seven = dict(list(CHINESE.items())[: GROUP_TOOLS - 1])
+    for catalog in (Catalog(TOOLS, core=CORE), _mixed(seven)):
+        index = await DenseIndex.build(catalog, plain_embedder)
+        for message in (*ASKED, *ENGLISH):
+            plain = index.scores(await plain_embedder.embed_query(message))
+            selection = await retriever.select(catalog, message)
+            assert selection.scores == pytest.approx({n: plain[n] for n in selection.scores})
 
 
 async def test_a_message_in_neither_language_and_toolret_centring_0_rank_as_without(
