@@ -123,6 +123,9 @@ class Settings(BaseSettings):
     them, and ranking goes without the signal until a corpus has them all. Off by default:
     docs/decisions.md, "Why it is not the default yet"."""
     feedback_retention_days: float = Field(30.0, gt=0)
+    centring: bool = True
+    """Centre dense scores per description language on catalogs whose tools are described in
+    two or more (``TOOLRET_CENTRING=0`` turns it off; ``toolret.retrieval._centring``)."""
 
     def __init__(self, **values: Any) -> None:
         """Read the environment (``values`` override it); a value that does not parse raises

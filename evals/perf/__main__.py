@@ -11,6 +11,8 @@
 - ``evals.perf.sparse``: what the sparse signal costs a query, on the roster and the fleet:
   select() with the default against the sparse signal (``SPARSE_PROFILE``) and against the
   sparse pass on every message; the dense and the sparse query encodings; the documents'.
+- ``evals.perf.centring``: select() on catalogs described in English and Chinese (the roster,
+  the fleet) with dense scores centred per description language against ``TOOLRET_CENTRING=0``.
 - ``evals.perf.breaker``: a dependency down — one agent turn with the embedder hanging against
   one budget, selections while its breaker is open, the time back to narrowed once it answers
   again; and the healthy path on 199 tools against its floor, with the co-usage read on and off.
@@ -63,6 +65,7 @@ import sys
 
 from evals.perf import (
     breaker,
+    centring,
     companions,
     console,
     faults,
@@ -91,6 +94,7 @@ def main() -> int:
     status = companions.main([]) or status
     status = breaker.main([]) or status
     status = sparse.main([]) or status
+    status = centring.main([]) or status
     sys.argv = sys.argv[:1]
     reindex.main()
     status = faults.main([]) or status

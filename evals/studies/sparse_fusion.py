@@ -155,6 +155,19 @@ def _centred(x: FusionSignals, catalog: Catalog) -> Matrix:
 
 
 def _measure(x: FusionSignals, bench: BenchSet, examples: bool, *, whole: bool) -> Measured:
+    return measure_choices(x, bench, examples, _choices(x, bench, examples), whole=whole)
+
+
+def measure_choices(
+    x: FusionSignals,
+    bench: BenchSet,
+    examples: bool,
+    choices: dict[str, tuple[Matrix, NDArray[np.bool_]]],
+    *,
+    whole: bool,
+) -> Measured:
+    """Recall per (choice, half, language) of each choice's scores (and the share of messages
+    it sends the second pass to); ``whole``: both halves are the whole set."""
     ks = (1, 3, 5) if bench.name.startswith("xsid") else (3, 5, 12)
     languages = tuple(dict.fromkeys(x.languages))
     language = np.array(x.languages)
@@ -163,7 +176,7 @@ def _measure(x: FusionSignals, bench: BenchSet, examples: bool, *, whole: bool) 
         halves = {h: np.ones(len(language), dtype=bool) for h in HALVES}
     recall: dict[tuple[str, str, str], tuple[float, ...]] = {}
     paid = {}
-    for choice, (scores, sent) in _choices(x, bench, examples).items():
+    for choice, (scores, sent) in choices.items():
         ranks = _ranks(x, scores)
         paid[choice] = float(sent.mean())
         for half, mask in halves.items():
@@ -241,6 +254,11 @@ def _report(measured: Sequence[Measured]) -> str:
 
 def _detail(measured: Sequence[Measured], chosen: str | None) -> str:
     shown = [REFERENCE, TODAY] + ([chosen] if chosen else []) + [f"{CENTRED} (memory only)"]
+    return detail(measured, shown)
+
+
+def detail(measured: Sequence[Measured], shown: Sequence[str]) -> str:
+    """Each set's table of the ``shown`` choices, per half and language."""
     lines = []
     for m in measured:
         ks = "/".join(f"R@{k}" for k in m.ks)
@@ -252,7 +270,8 @@ def _detail(measured: Sequence[Measured], chosen: str | None) -> str:
                     "/".join(f"{v:.1f}" for v in m.recall[(choice, half, lang)])
                     for lang in m.languages
                 ]
-                lines.append(f"| {choice} | {half} | " + " | ".join(cells) + " |")
+                label = "A (in-sample)" if half == "A" else "B (confirming)"
+                lines.append(f"| {choice} | {label} | " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)
 

@@ -284,8 +284,9 @@ class Retriever(ABC):
     async def warm_up(self) -> None:
         """Wait until the embedder is warm (the bundled model loaded, a server answering, within
         ``WARM_UP_TIMEOUT`` seconds) and the language identifier loaded when the profile's
-        sparse signal reads it; started now unless ``async with`` started it. Raises the
-        ``EmbedderError`` it met: a command line stops there, with that line."""
+        sparse signal or centring per description language reads it; started now unless
+        ``async with`` started it. Raises the ``EmbedderError`` it met: a command line stops
+        there, with that line."""
         if self.mode == "bm25":
             return
         await asyncio.shield(self._start_warm_up())
@@ -316,7 +317,8 @@ class Retriever(ABC):
             raise EmbedderError(
                 f"warming up the embedder failed: {error}", model_id=embedder.model_id
             ) from error
-        if profile_of(embedder).sparse_weight > 0:  # its gate reads the message's language
+        # the sparse gate reads the message's language, centring the descriptions' and its
+        if profile_of(embedder).sparse_weight > 0 or self._settings.centring:
             try:
                 await asyncio.to_thread(warm_up_languages)
             except Exception as error:  # not the embedder's failure: the first selection loads it

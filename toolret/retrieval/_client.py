@@ -25,6 +25,7 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 from toolret._catalog import Catalog
@@ -39,6 +40,7 @@ from toolret.indexing._run import IndexReport, Progress, index_catalog
 from toolret.indexing._unserved import Unserved
 from toolret.retrieval._base import Retriever, RetrieverOptions
 from toolret.retrieval._breaker import breaker_for, waiting_on
+from toolret.retrieval._centred_rank import Centrings, rank_centred
 from toolret.retrieval._companions import (
     NO_COMPANIONS,
     REFRESH_SECONDS,
@@ -151,6 +153,7 @@ class ToolRetrievalClient(Retriever):
             weakref.WeakKeyDictionary()
         )
         self._asks = WorkerAsks(self.redis_url, reindex_backoff)
+        self._centrings = Centrings(store)
         self._unserved = Unserved(self._index_unserved) if index_unserved else None
         self._feedback: FeedbackSender | None = None
         self._companion_cache = CompanionCache(
@@ -210,13 +213,18 @@ class ToolRetrievalClient(Retriever):
                     span.set_attribute("toolret.corpus_hash", query.corpus_hash)
                     span.set_attribute("toolret.documents", query.documents)
                     with self._calling_store():
-                        result = await self.store.rank(
-                            query,
-                            vector,
-                            limit=k + TIE_SLACK,
-                            exclude=exclude,
-                            include=include,
-                            sparse=sparse,
+                        centring = (
+                            await self._centrings.get(catalog, embedder, query)
+                            if self._settings.centring
+                            else None
+                        )
+                        ranked = (
+                            partial(self.store.rank, query, vector)
+                            if centring is None or not centring.applies_to(text)
+                            else partial(rank_centred, self.store, query, centring, vector)
+                        )
+                        result = await ranked(
+                            limit=k + TIE_SLACK, exclude=exclude, include=include, sparse=sparse
                         )
             except NotIndexedError:
                 self._ask_worker(catalog, query.corpus_hash)

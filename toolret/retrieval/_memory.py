@@ -25,6 +25,7 @@ from toolret._tool import Document, Role
 from toolret.embedders._base import Embedder, Vector, Vectors, embed_role
 from toolret.errors import NotIndexedError
 from toolret.retrieval._base import Retriever, RetrieverOptions
+from toolret.retrieval._centring import Centring, description_groups
 from toolret.retrieval._lexical import catalog_index, hybrid_weight
 from toolret.retrieval._selection import Ranking
 from toolret.retrieval._signals import combine
@@ -100,6 +101,15 @@ class DenseIndex:
         combined = self.score_array(query)
         return {name: float(score) for name, score in zip(self.names, combined, strict=True)}
 
+    def centring(self, catalog: Catalog) -> Centring | None:
+        """The catalog's centring per description language (``toolret.retrieval._centring``)
+        over these description vectors; None for a catalog described in one language."""
+        groups = description_groups(catalog)
+        if groups is None:
+            return None
+        position = {name: i for i, name in enumerate(self.names)}
+        return Centring.build(groups, {n: self.descriptions[position[n]] for n in groups})
+
     def score_array(self, query: Vector) -> NDArray[np.float64]:
         """The tools' scores for a query vector, in ``names`` order."""
         described = (self.descriptions @ query).astype(np.float64)
@@ -128,11 +138,14 @@ class InMemoryRetriever(Retriever):
         super().__init__(embedder=embedder, **options)
         self._dense: dict[str, asyncio.Task[DenseIndex]] = {}
         self._sparse: dict[str, asyncio.Task[SparseIndex]] = {}
+        self._centrings: dict[str, Centring | None] = {}
 
     async def index(self, catalog: Catalog) -> None:
         """Embed the catalog now, rather than on its first ``select``: its dense vectors, and
         its sparse ones when the embedder's profile has a sparse signal."""
         if self.mode != "bm25":
+            if self._settings.centring:
+                description_groups(catalog)  # the languages centring reads, once, here
             await self._dense_task(catalog)
             if sparse_in_use(catalog, profile_of(self.embedder)):
                 for languages in (catalog_languages, described_languages, example_languages):
@@ -179,6 +192,7 @@ class InMemoryRetriever(Retriever):
             task.cancel()
         self._dense.clear()
         self._sparse.clear()
+        self._centrings.clear()
 
     async def _sparse_scores(self, catalog: Catalog, text: str) -> dict[str, float] | None:
         """The tools' sparse scores, or None while the catalog's sparse vectors are being built
@@ -211,8 +225,9 @@ class InMemoryRetriever(Retriever):
         return task
 
     async def _dense_scores(self, catalog: Catalog, text: str) -> dict[str, float]:
-        """The tools' dense scores; raises at once while the embedder is known down, before
-        waiting on an index build that needs it too."""
+        """The tools' dense scores, centred per description language on a catalog described in
+        several (``toolret.retrieval._centring``); raises at once while the embedder is known
+        down, before waiting on an index build that needs it too."""
         with self._calling_embedder():
             task = self._dense_task(catalog)
             if not task.done():
@@ -225,7 +240,14 @@ class InMemoryRetriever(Retriever):
                         corpus_hash=key,
                     )
             vector = await self.embedder.embed_query(text)
-            scores = task.result().scores(vector)
+            index = task.result()
+            scores = index.scores(vector)
+        key = corpus_hash(catalog, self.embedder)
+        if key not in self._centrings:
+            self._centrings[key] = index.centring(catalog) if self._settings.centring else None
+        centring = self._centrings[key]
+        if centring is not None and centring.applies_to(text):
+            scores = centring.shift(scores, vector)
         if catalog.whole is catalog:
             return scores
         return {name: score for name, score in scores.items() if name in catalog}

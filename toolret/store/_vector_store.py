@@ -4,11 +4,13 @@ Content-addressed vectors, atomically published corpora and the ranking query ov
 database with pgvector. The parts follow the line the database roles draw: ``read`` (what the
 read-only application role may do), ``write`` (the worker) and ``ops`` (the operator); the
 pool, its transactions and its error mapping are in ``pool``; a sparse head's vectors are
-written by ``sparse_write`` and read with the ranking (``sparse_read``).
+written by ``sparse_write`` and read with the ranking (``sparse_read``); the description
+vectors the client centres dense scores with are read by ``centring_read``.
 """
 
 from __future__ import annotations
 
+from toolret.store._centring_read import StoreCentringReads
 from toolret.store._ops import StoreOperations
 from toolret.store._read import StoreReads
 from toolret.store._sparse_write import StoreSparseWrites
@@ -17,7 +19,7 @@ from toolret.store._write import StoreWrites
 __all__ = ["VectorStore"]
 
 
-class VectorStore(StoreReads, StoreWrites, StoreSparseWrites, StoreOperations):
+class VectorStore(StoreReads, StoreCentringReads, StoreWrites, StoreSparseWrites, StoreOperations):
     """Vectors, corpora and the ranking query over one Postgres database with pgvector.
 
     Create it with ``VectorStore.from_url(url)`` (it then owns its engine) or around an
