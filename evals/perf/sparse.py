@@ -23,7 +23,7 @@ each kind per round:
 And throughput: selections per second on the fleet, today's configuration, at 1, 4 and 16
 concurrent selections, with the model thread batching queued query encodings and without.
 
-The bars (issue 39): messages the gate does not send at most ``UNSENT_BAR`` × today, messages
+The bars: messages the gate does not send at most ``UNSENT_BAR`` × today, messages
 it sends at most ``SENT_BAR`` ×, none falling open. Writes ``evals/out/bench_sparse.json``.
 """
 
