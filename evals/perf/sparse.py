@@ -113,6 +113,8 @@ async def latency(store: VectorStore, catalog: Catalog, rounds: int) -> dict[str
     }
     fell_open = dict.fromkeys(VARIANTS, 0)
     without_sparse = dict.fromkeys(VARIANTS, 0)
+    passes: dict[str, list[float]] = {}
+    one = models["threads_1"]
     for round_ in range(rounds):
         clients = {
             name: ToolRetrievalClient(embedder=model, store=store, reuse=0)
@@ -131,6 +133,14 @@ async def latency(store: VectorStore, catalog: Catalog, rounds: int) -> dict[str
                     signals = selection.signals.values()
                     if sent[message] and name != "today":
                         without_sparse[name] += not any("sparse" in p for p in signals)
+                if sent[message]:  # the two passes alone, straight to the model (no cache)
+                    for name, call in (
+                        ("dense_pass", lambda m=message: one.embed_query(m)),
+                        ("sparse_pass", lambda m=message: one.embed_sparse([m], "query")),
+                    ):
+                        started = time.perf_counter()
+                        await call()
+                        passes.setdefault(name, []).append(time.perf_counter() - started)
         finally:
             for client in clients.values():
                 await client.aclose()
@@ -141,6 +151,7 @@ async def latency(store: VectorStore, catalog: Catalog, rounds: int) -> dict[str
         "fell_open": fell_open,
         "sent_ranked_without_sparse": without_sparse,
     }
+    report.update((name, percentiles(values)) for name, values in passes.items())
     for (name, is_sent), per_round in samples.items():
         everything = [s for r in per_round for s in r]
         if everything:
@@ -224,6 +235,8 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         ("today_unsent", "today, messages the gate does not send"),
         ("threads_1_unsent", "the signal, 1 model thread, the same messages"),
         ("threads_2_unsent", "the signal, 2 model threads, the same messages"),
+        ("dense_pass", "sent messages: the dense pass alone (1 thread)"),
+        ("sparse_pass", "sent messages: the sparse pass alone (1 thread)"),
     ):
         cells = [f"{report[n][key]['p50_ms']:.1f}" if key in report[n] else "—" for n in names]
         table.add_row(label, *cells)
