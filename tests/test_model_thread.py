@@ -13,10 +13,11 @@ import threading
 import time
 from concurrent.futures import CancelledError
 
+import numpy as np
 import pytest
 
 from toolret import BundledE5Embedder
-from toolret.embedders._model_thread import ModelThread, Priority
+from toolret.embedders._model_thread import Batched, ModelThread, Priority
 
 WAIT = 60.0
 """Seconds a test waits on an event before it fails: generous for a loaded machine."""
@@ -162,3 +163,73 @@ def test_the_process_exits_promptly_with_model_work_pending(script: str) -> None
         assert child.stderr is not None
         assert (line.strip(), returncode) == ("started", 0), child.stderr.read()[-2000:]
     assert exited < 30  # typically well under a second; generous for a loaded machine
+
+
+QUERIES = (
+    "archive the record",
+    "احذف جهة الاتصال المكررة",
+    "Yarın için müşteriyi arama görevi oluştur",
+    "把联系人导出为表格文件",
+    "send the invoice to the customer by email",
+    "what meetings do I have tomorrow",
+)
+
+
+async def test_queued_query_encodings_run_as_one_model_call_equal_to_one_by_one() -> None:
+    """Concurrent selections' query encodings, queued while the model is busy, are drained
+    into one batch: one call, and each vector what it would have been alone."""
+    recorder = Recorder()
+    thread = ModelThread("test-batch", on_job=recorder)
+    batching = BundledE5Embedder(thread=thread)
+    holder = thread.submit(lambda: None, Priority.DOCUMENTS)
+    assert recorder.started.wait(WAIT)
+    queued = [asyncio.ensure_future(batching.embed_query(text)) for text in QUERIES]
+    await asyncio.sleep(0)  # each task's first step queues its encoding
+    assert thread.pending == len(QUERIES)
+    recorder.release.set()
+    batched = await asyncio.gather(*queued)
+    holder.result(WAIT)
+    assert recorder.order == [Priority.DOCUMENTS, Priority.QUERY]  # the holder, then one batch
+    alone = BundledE5Embedder(batch_queries=False)
+    for text, vector in zip(QUERIES, batched, strict=True):
+        single = await alone.embed_query(text)
+        assert vector.shape == single.shape == (384,)
+        np.testing.assert_allclose(vector, single, atol=1e-5)
+
+
+def test_a_batch_that_fails_runs_each_item_alone_so_only_the_bad_one_fails() -> None:
+    recorder = Recorder()
+    thread = ModelThread("test-batch-failure", on_job=recorder)
+    calls: list[list[str]] = []
+
+    def shout(items: list[str]) -> list[str]:
+        calls.append(items)
+        if "bad" in items:
+            raise ValueError("the model cannot read 'bad'")
+        return [item.upper() for item in items]
+
+    batch: Batched[str, str] = Batched("shout", shout)
+    holder = thread.submit(lambda: None, Priority.QUERY)
+    assert recorder.started.wait(WAIT)
+    futures = [thread.submit_batched(batch, item, Priority.QUERY) for item in ("a", "bad", "c")]
+    abandoned = thread.submit_batched(batch, "gone", Priority.QUERY)
+    assert abandoned.cancel()
+    recorder.release.set()
+    holder.result(WAIT)
+    assert futures[0].result(WAIT) == "A"
+    assert futures[2].result(WAIT) == "C"
+    with pytest.raises(ValueError, match="cannot read"):
+        futures[1].result(WAIT)
+    assert calls == [["a", "bad", "c"], ["a"], ["bad"], ["c"]]
+
+
+def test_two_threads_run_two_calls_at_once_and_say_how_many_run() -> None:
+    """Each call waits for the other to start: they finish only if they run side by side."""
+    running: list[int] = []
+    thread = ModelThread("test-two", threads=2, on_call=running.append)
+    meeting = threading.Barrier(2, timeout=WAIT)
+    futures = [thread.submit(meeting.wait, Priority.QUERY) for _ in range(2)]
+    assert sorted(future.result(WAIT) for future in futures) == [0, 1]
+    assert 2 in running  # the second call started while the first ran
+    with pytest.raises(ValueError, match="at least one thread"):
+        ModelThread("test-none", threads=0)

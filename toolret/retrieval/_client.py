@@ -50,6 +50,7 @@ from toolret.retrieval._companions import (
 from toolret.retrieval._hybrid import rank_hybrid
 from toolret.retrieval._lexical import hybrid_weight
 from toolret.retrieval._metrics import record_step, tracer
+from toolret.retrieval._overlap import together
 from toolret.retrieval._reuse import RecentRankings
 from toolret.retrieval._selection import TIE_SLACK, Ranking, Selection
 from toolret.retrieval._signals import ScoreParts
@@ -199,9 +200,10 @@ class ToolRetrievalClient(Retriever):
         reused = self._rankings.get(kept, text, k, exclude)
         if reused is not None:
             return reused
-        vector = await self._embed(embedder, text)
         profile = profile_of(embedder)
-        sparse = await self._sparse_query(catalog, embedder, text, profile)
+        vector, sparse = await together(  # the passes overlap: toolret.retrieval._overlap
+            self._embed(embedder, text), self._sparse_query(catalog, embedder, text, profile)
+        )
         complete = True
 
         async def fetch(include: Sequence[str]) -> Ranking:  # the one statement, timed, traced

@@ -27,6 +27,7 @@ from toolret.errors import NotIndexedError
 from toolret.retrieval._base import Retriever, RetrieverOptions
 from toolret.retrieval._centring import Centring, description_groups
 from toolret.retrieval._lexical import catalog_index, hybrid_weight
+from toolret.retrieval._overlap import together
 from toolret.retrieval._selection import Ranking
 from toolret.retrieval._signals import combine
 from toolret.retrieval._sparse import (
@@ -176,9 +177,16 @@ class InMemoryRetriever(Retriever):
         failure. The sparse signal joins for the messages its profile gives it to, once the
         catalog's sparse vectors are built (``index``, or on first need: until then, without)."""
         profile = profile_of(self.embedder)
-        dense = await self._dense_scores(catalog, text)
-        weight = sparse_weight(catalog, text, profile)
-        sparse = await self._sparse_scores(catalog, text) if weight > 0 else None
+        weight = 0.0
+
+        async def sparse_scores() -> dict[str, float] | None:
+            nonlocal weight
+            weight = sparse_weight(catalog, text, profile)
+            return await self._sparse_scores(catalog, text) if weight > 0 else None
+
+        dense, sparse = await together(  # the passes overlap: toolret.retrieval._overlap
+            self._dense_scores(catalog, text), sparse_scores()
+        )
         lexical, lexical_weight = {}, 0.0
         if self.mode == "hybrid":
             lexical = catalog_index(catalog).evidence(text)
