@@ -73,10 +73,13 @@ corpus hash, the tool names to leave out."""
 LEARNED_MAX_DISTANCE = f"{1.0 - LEARNED_MIN_SIMILARITY:.6f}"
 """Learned vectors count only within this cosine distance (``toolret.feedback._learning``)."""
 
-EXACT_LIMIT = 500
-"""Catalogs with up to this many candidate documents are ranked exactly (``exact_sql``); above
-it the HNSW statement is the faster (``python -m evals.perf.select`` forces both statements on
-the same catalogs)."""
+EXACT_LIMIT = 700
+"""Catalogs with up to this many candidate documents are ranked exactly (``exact_sql``, or
+``toolret.store._member_sql`` once the corpus is registered); above it the index statements are
+the faster. Reading the documents from the corpus rather than receiving them as arrays moved
+the crossover up from 500: on 549 documents (199 tools) the exact statement takes ~2.0 ms
+against the summary index's 3.2–4.1 ms with hybrid's hits, on 921 documents 6.8 ms against
+5.6 ms (a loaded 2-core machine; ``docs/decisions.md``, "The exact statement's limit")."""
 
 
 @dataclass(frozen=True)
