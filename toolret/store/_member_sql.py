@@ -9,7 +9,8 @@ leave out (core tools, and the tools a cut catalog leaves out) and the names of 
 whose scores must come back (hybrid's lexical hits).
 
 It ranks exactly as ``exact_sql`` does, row for row: each document's vector looked up by key
-(a lateral primary-key probe, whatever the table's size), the same distance, the same
+(a lateral primary-key probe that no plan turns into a join over the table: a small catalog in
+a table of a hundred thousand vectors reads only its own), the same distance, the same
 ``ToolScore`` (``blend_distance``), the same learned example vectors, the same order, and a
 tool with a document without a vector comes back unranked (a NULL distance). A corpus never
 registered returns no rows: the caller then sends the arrays (``exact_sql``).
@@ -63,9 +64,10 @@ members AS MATERIALIZED (
 scored AS MATERIALIZED (
     SELECT c.tool_name, v.kind, v.embedding::{cast} <=> (SELECT q FROM query) AS distance
     FROM members c
-    LEFT JOIN LATERAL (
+    LEFT JOIN LATERAL (  -- one row (the primary key); LIMIT keeps it a probe per document
         SELECT v.embedding, v.kind FROM toolret_vectors v
         WHERE v.model_id = {model} AND v.doc_key = c.doc_key
+        LIMIT 1
     ) AS v ON true
     UNION ALL  -- the corpus's learned example vectors (toolret.feedback._store)
     SELECT l.tool_name, 'example', l.embedding::{cast} <=> (SELECT q FROM query)
