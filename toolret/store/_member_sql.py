@@ -11,7 +11,7 @@ whose scores must come back (hybrid's lexical hits).
 It ranks exactly as ``exact_sql`` does, row for row: each document's vector looked up by key
 (a lateral primary-key probe that no plan turns into a join over the table: a small catalog in
 a table of a hundred thousand vectors reads only its own), the same distance, the same
-``ToolScore`` (``blend_distance``), the same learned example vectors, the same order, and a
+``ToolScore`` (``tool_distances``), the same learned example vectors, the same order, and a
 tool with a document without a vector comes back unranked (a NULL distance). A corpus never
 registered returns no rows: the caller then sends the arrays (``exact_sql``).
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from toolret._profile import ToolScore
 from toolret.store._schema import sql_literal, vector_cast
-from toolret.store._sql import LEARNED_MAX_DISTANCE, blend_distance, query_vector
+from toolret.store._sql import LEARNED_MAX_DISTANCE, query_vector, tool_distances
 from toolret.store._statement import Placeholder
 
 __all__ = ["MEMBER_PARAMETERS", "member_sql"]
@@ -42,17 +42,7 @@ def member_sql(model_id: str, dimension: int, score: ToolScore, p: Placeholder) 
     model = sql_literal(model_id)
     cast = vector_cast(dimension)
     query, corpus_hash, skip = query_vector(dimension, p), p("corpus_hash"), p("skip")
-    if score.kind == "max":
-        tools = """
-    SELECT tool_name, min(distance) AS distance, bool_and(distance IS NOT NULL) AS complete
-    FROM scored GROUP BY tool_name"""
-    else:
-        tools = f"""
-    SELECT tool_name, {blend_distance(score)} AS distance,
-           bool_and(distance IS NOT NULL) AS complete
-    FROM (SELECT *, row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n
-          FROM scored) AS s
-    GROUP BY tool_name"""
+    tools = tool_distances(score)
     return f"""
 WITH query AS MATERIALIZED (SELECT {query} AS q),
 corpus AS MATERIALIZED (

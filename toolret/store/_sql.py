@@ -60,6 +60,7 @@ __all__ = [
     "exact_sql",
     "hnsw_sql",
     "query_vector",
+    "tool_distances",
     "with_named",
 ]
 
@@ -153,17 +154,7 @@ def exact_sql(model_id: str, dimension: int, score: ToolScore, p: Placeholder) -
     cast = vector_cast(dimension)
     query, tools_of, keys = query_vector(dimension, p), p("tools"), p("keys")
     limit, corpus_hash = p("limit"), p("corpus_hash")
-    if score.kind == "max":
-        tools = """
-    SELECT tool_name, min(distance) AS distance, bool_and(distance IS NOT NULL) AS complete
-    FROM scored GROUP BY tool_name"""
-    else:
-        tools = f"""
-    SELECT tool_name, {blend_distance(score)} AS distance,
-           bool_and(distance IS NOT NULL) AS complete
-    FROM (SELECT *, row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n
-          FROM scored) AS s
-    GROUP BY tool_name"""
+    tools = tool_distances(score)
     return f"""
 WITH query AS MATERIALIZED (SELECT {query} AS q),
 scored AS MATERIALIZED (
@@ -275,6 +266,21 @@ GROUP BY tool_name
 ORDER BY distance, tool_name
 LIMIT {int(tools)}
 """
+
+
+def tool_distances(score: ToolScore) -> str:
+    """Each tool's distance over rows ``(tool_name, kind, distance)`` named ``scored``, and
+    whether all of its documents had a vector: ``(tool_name, distance, complete)``."""
+    if score.kind == "max":
+        return """
+    SELECT tool_name, min(distance) AS distance, bool_and(distance IS NOT NULL) AS complete
+    FROM scored GROUP BY tool_name"""
+    return f"""
+    SELECT tool_name, {blend_distance(score)} AS distance,
+           bool_and(distance IS NOT NULL) AS complete
+    FROM (SELECT *, row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n
+          FROM scored) AS s
+    GROUP BY tool_name"""
 
 
 def blend_distance(score: ToolScore) -> str:
