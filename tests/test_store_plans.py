@@ -165,7 +165,7 @@ async def test_a_small_catalog_in_a_large_table_is_looked_up_by_key_and_sorted_e
             assert not ranking.published  # a workspace subset: served from the big corpus
         plan, _ = await _prepared_plan(
             store,
-            "LEFT JOIN LATERAL",
+            "unnest(",  # not registered: the documents travel as arrays (exact_sql)
             [
                 _vector(probes[0]),
                 _literal(list(query.tools)),
@@ -177,6 +177,33 @@ async def test_a_small_catalog_in_a_large_table_is_looked_up_by_key_and_sorted_e
     assert "Index Scan using toolret_vectors_doc_key_hash on toolret_vectors" in plan
     assert "Seq Scan on toolret_vectors" not in plan
     assert summary_index_name(MODEL) not in plan
+
+
+async def test_a_registered_small_catalog_in_a_large_table_reads_only_its_own_vectors(
+    loaded: tuple[str, dict[str, np.ndarray]],
+) -> None:
+    """Its documents read from its corpus (``toolret.store._member_sql``), not sent: still a
+    key lookup per document, never a scan of the 10,000 vectors."""
+    url, vectors = loaded
+    workspace = Catalog(BIG.tools[2000:2044])
+    probes = unit_vectors(np.random.default_rng(17), 8, DIM)
+    query = CatalogQuery.build(workspace, MODEL, "query")
+    async with VectorStore.from_url(url, pool_size=1, max_overflow=0) as store:
+        await publish_random(store, workspace, MODEL, np.random.default_rng(18), vectors=vectors)
+        for probe in probes:
+            ranking = await store.rank(query, probe, limit=12)
+            expected = exact_scores(workspace, vectors, probe)
+            assert top_k(workspace, ranking.scores, 12) == top_k(workspace, expected, 12)
+            assert ranking.published
+        plan, runs = await _prepared_plan(
+            store,
+            "members AS MATERIALIZED",
+            [_vector(probes[0]), f"'{query.corpus_hash}'", "'{}'", "12", "'{}'"],
+        )
+    assert runs >= len(probes)
+    assert "Index Scan using toolret_vectors_doc_key_hash on toolret_vectors" in plan
+    assert "Seq Scan on toolret_vectors" not in plan
+    assert "unnest" not in plan
 
 
 async def test_a_filtered_hnsw_scan_returns_every_row_asked_for(

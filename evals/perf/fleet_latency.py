@@ -4,8 +4,9 @@ A synthetic MCP-like fleet of 527 tools on 70 servers (the size of the real flee
 is judged on): each tool named ``server__verb_object``, its description and parameters written
 from the demo roster's English vocabulary, so the eval's English messages share words with
 dozens of tools, as real requests do with a fleet's; embedded with the bundled model and
-published through the client. Its 527 description vectors exceed ``EXACT_LIMIT``, so the store
-ranks it through the HNSW index, as it would a real fleet.
+published through the client. Its 527 description vectors are within ``EXACT_LIMIT``, so the
+store ranks it exactly by default; the ``hits_indexed`` row forces the HNSW index, as a fleet
+past the limit is ranked, beside ``hits_exact``.
 
 For every eval message, interleaved so that load falls on all alike:
 

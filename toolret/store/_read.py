@@ -18,6 +18,7 @@ from toolret._profile import ToolScore
 from toolret.embedders._base import Vector
 from toolret.errors import NotIndexedError, SchemaMissingError
 from toolret.store._companion_sql import COUNTS, HAS_TABLE
+from toolret.store._member_sql import MEMBER_PARAMETERS, member_sql
 from toolret.store._pool import SCHEMA_FIX, StorePool
 from toolret.store._sparse_read import SparseQuery, rank_with_sparse
 from toolret.store._sql import (
@@ -32,7 +33,7 @@ from toolret.store._statement import Placeholder, Statement, prefixed, statement
 from toolret.store._summary_sql import summary_sql
 from toolret.store._types import StoreRanking
 
-__all__ = ["SparseQuery", "StoreReads", "ranking_statement"]
+__all__ = ["SparseQuery", "StoreReads", "member_statement", "ranking_statement"]
 
 NAMED = "named_"
 """The prefix of the named tools' parameters, beside a ranking's own (``ranking_statement``)."""
@@ -95,17 +96,9 @@ class StoreReads(StorePool):
         wanted = query.candidates.intersection(include)
         if limit <= 0 and not wanted:
             return StoreRanking({}, (), published=True)
-        named: dict[str, Any] = {}
-        if wanted:  # the named tools' own documents, scored exactly by the same statement
-            pairs = [(t, k) for t, k in zip(query.tools, query.keys, strict=True) if t in wanted]
-            named = {
-                f"{NAMED}tools": [t for t, _ in pairs],
-                f"{NAMED}keys": [k for _, k in pairs],
-                f"{NAMED}limit": len(wanted),
-                f"{NAMED}corpus_hash": query.corpus_hash,
-            }
         summarized = True
         if query.documents > self.exact_limit and limit > 0:
+            named = _named(query, wanted)
             most = (
                 query.max_summaries_per_tool
                 if query.score.kind == "blend"
@@ -130,16 +123,29 @@ class StoreReads(StorePool):
                     extra = (r for r in rows if not r["ranked"] and r["distance"] is not None)
                     scores.update((r["tool_name"], 1.0 - r["distance"]) for r in extra)
                 return StoreRanking(scores, (), published=True)
-        exact = ranking_statement(query.model_id, dimension, query.score, None, bool(named))
-        arguments = exact.arguments(
-            query=values,
-            tools=query.tools,
-            keys=query.keys,
-            limit=limit + len(exclude),
-            corpus_hash=query.corpus_hash,
-            **named,
+        member = member_statement(query.model_id, dimension, query.score)
+        rows = await connection.fetch(
+            member.sql,
+            *member.arguments(
+                query=values,
+                corpus_hash=query.corpus_hash,
+                skip=sorted(query.core | query.outside),
+                limit=limit + len(exclude),
+                named=sorted(wanted),
+            ),
         )
-        rows = await connection.fetch(exact.sql, *arguments)
+        if not rows:  # a corpus not registered yet: its documents travel with the statement
+            named = _named(query, wanted)
+            exact = ranking_statement(query.model_id, dimension, query.score, None, bool(named))
+            arguments = exact.arguments(
+                query=values,
+                tools=query.tools,
+                keys=query.keys,
+                limit=limit + len(exclude),
+                corpus_hash=query.corpus_hash,
+                **named,
+            )
+            rows = await connection.fetch(exact.sql, *arguments)
         scores = {r["tool_name"]: 1.0 - r["distance"] for r in rows if r["distance"] is not None}
         if not scores:
             raise NotIndexedError(
@@ -182,6 +188,20 @@ class StoreReads(StorePool):
             await connection.fetchval("SELECT 1")
 
 
+def _named(query: CatalogQuery, wanted: Collection[str]) -> dict[str, Any]:
+    """The arguments naming the tools ``wanted`` to a ranking statement (``ranking_statement``
+    with ``named``): their documents, scored exactly beside the ranking; none when empty."""
+    if not wanted:
+        return {}
+    pairs = [(t, k) for t, k in zip(query.tools, query.keys, strict=True) if t in wanted]
+    return {
+        f"{NAMED}tools": [t for t, _ in pairs],
+        f"{NAMED}keys": [k for _, k in pairs],
+        f"{NAMED}limit": len(wanted),
+        f"{NAMED}corpus_hash": query.corpus_hash,
+    }
+
+
 @lru_cache(maxsize=256)
 def ranking_statement(
     model_id: str,
@@ -211,3 +231,9 @@ def ranking_statement(
         return with_named(ranking, tools, published="r.published" if index is None else "true")
 
     return statement((*own, *extra), build)
+
+
+@lru_cache(maxsize=64)
+def member_statement(model_id: str, dimension: int, score: ToolScore) -> Statement:
+    """The exact statement over a registered corpus's own documents (``member_sql``)."""
+    return statement(MEMBER_PARAMETERS, lambda p: member_sql(model_id, dimension, score, p))

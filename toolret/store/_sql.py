@@ -60,6 +60,7 @@ __all__ = [
     "exact_sql",
     "hnsw_sql",
     "query_vector",
+    "tool_distances",
     "with_named",
 ]
 
@@ -73,10 +74,13 @@ corpus hash, the tool names to leave out."""
 LEARNED_MAX_DISTANCE = f"{1.0 - LEARNED_MIN_SIMILARITY:.6f}"
 """Learned vectors count only within this cosine distance (``toolret.feedback._learning``)."""
 
-EXACT_LIMIT = 500
-"""Catalogs with up to this many candidate documents are ranked exactly (``exact_sql``); above
-it the HNSW statement is the faster (``python -m evals.perf.select`` forces both statements on
-the same catalogs)."""
+EXACT_LIMIT = 700
+"""Catalogs with up to this many candidate documents are ranked exactly (``exact_sql``, or
+``toolret.store._member_sql`` once the corpus is registered); above it the index statements are
+the faster. Reading the documents from the corpus rather than receiving them as arrays moved
+the crossover up from 500: on 549 documents (199 tools) the exact statement takes ~2.0 ms
+against the summary index's 3.2–4.1 ms with hybrid's hits, on 921 documents 6.8 ms against
+5.6 ms (a loaded 2-core machine; ``docs/decisions.md``, "The exact statement's limit")."""
 
 
 @dataclass(frozen=True)
@@ -150,17 +154,7 @@ def exact_sql(model_id: str, dimension: int, score: ToolScore, p: Placeholder) -
     cast = vector_cast(dimension)
     query, tools_of, keys = query_vector(dimension, p), p("tools"), p("keys")
     limit, corpus_hash = p("limit"), p("corpus_hash")
-    if score.kind == "max":
-        tools = """
-    SELECT tool_name, min(distance) AS distance, bool_and(distance IS NOT NULL) AS complete
-    FROM scored GROUP BY tool_name"""
-    else:
-        tools = f"""
-    SELECT tool_name, {blend_distance(score)} AS distance,
-           bool_and(distance IS NOT NULL) AS complete
-    FROM (SELECT *, row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n
-          FROM scored) AS s
-    GROUP BY tool_name"""
+    tools = tool_distances(score)
     return f"""
 WITH query AS MATERIALIZED (SELECT {query} AS q),
 scored AS MATERIALIZED (
@@ -272,6 +266,21 @@ GROUP BY tool_name
 ORDER BY distance, tool_name
 LIMIT {int(tools)}
 """
+
+
+def tool_distances(score: ToolScore) -> str:
+    """Each tool's distance over rows ``(tool_name, kind, distance)`` named ``scored``, and
+    whether all of its documents had a vector: ``(tool_name, distance, complete)``."""
+    if score.kind == "max":
+        return """
+    SELECT tool_name, min(distance) AS distance, bool_and(distance IS NOT NULL) AS complete
+    FROM scored GROUP BY tool_name"""
+    return f"""
+    SELECT tool_name, {blend_distance(score)} AS distance,
+           bool_and(distance IS NOT NULL) AS complete
+    FROM (SELECT *, row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n
+          FROM scored) AS s
+    GROUP BY tool_name"""
 
 
 def blend_distance(score: ToolScore) -> str:

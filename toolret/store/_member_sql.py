@@ -1,0 +1,77 @@
+"""The exact ranking statement over a corpus's own membership: no arrays of names to send.
+
+``exact_sql`` receives the catalog's document keys and tools as two arrays, every request: on
+a catalog of a few hundred documents, encoding them (client) and decoding them (server) costs
+more than scoring the documents. Once a corpus is registered, the store already holds those
+pairs (``toolret_corpus_documents``, filed under the corpus hash), so ``member_sql`` reads
+them there instead; the request sends the query vector, the corpus hash, the few tools to
+leave out (core tools, and the tools a cut catalog leaves out) and the names of the tools
+whose scores must come back (hybrid's lexical hits).
+
+It ranks exactly as ``exact_sql`` does, row for row: each document's vector looked up by key
+(a lateral primary-key probe that no plan turns into a join over the table: a small catalog in
+a table of a hundred thousand vectors reads only its own), the same distance, the same
+``ToolScore`` (``tool_distances``), the same learned example vectors, the same order, and a
+tool with a document without a vector comes back unranked (a NULL distance). A corpus never
+registered returns no rows: the caller then sends the arrays (``exact_sql``).
+"""
+
+from __future__ import annotations
+
+from toolret._profile import ToolScore
+from toolret.store._schema import sql_literal, vector_cast
+from toolret.store._sql import LEARNED_MAX_DISTANCE, query_vector, tool_distances
+from toolret.store._statement import Placeholder
+
+__all__ = ["MEMBER_PARAMETERS", "member_sql"]
+
+MEMBER_PARAMETERS = ("query", "corpus_hash", "skip", "limit", "named")
+"""``member_sql``'s parameters: the query vector, the corpus hash, the corpus's tools that are
+not candidates, how many ranked tools to return, the tools whose scores must come back too."""
+
+
+def member_sql(model_id: str, dimension: int, score: ToolScore, p: Placeholder) -> str:
+    """Rank a registered corpus's candidate documents exactly (parameters:
+    ``MEMBER_PARAMETERS``).
+
+    Rows ``(tool_name, distance, ranked, published)``: the ``limit`` nearest complete tools
+    (``ranked``), the named complete tools (not ``ranked``; possibly again), then every
+    incomplete tool with a NULL distance; ``published`` says whether the corpus is published.
+    No rows when the corpus is not registered.
+    """
+    model = sql_literal(model_id)
+    cast = vector_cast(dimension)
+    query, corpus_hash, skip = query_vector(dimension, p), p("corpus_hash"), p("skip")
+    tools = tool_distances(score)
+    return f"""
+WITH query AS MATERIALIZED (SELECT {query} AS q),
+corpus AS MATERIALIZED (
+    SELECT c.id, c.published_at IS NOT NULL AS published FROM toolret_corpora c
+    WHERE c.model_id = {model} AND c.corpus_hash = {corpus_hash}),
+members AS MATERIALIZED (
+    SELECT d.tool_name, d.doc_key FROM toolret_corpus_documents d
+    WHERE d.corpus_id = (SELECT id FROM corpus) AND d.tool_name <> ALL ({skip}::text[])),
+scored AS MATERIALIZED (
+    SELECT c.tool_name, v.kind, v.embedding::{cast} <=> (SELECT q FROM query) AS distance
+    FROM members c
+    LEFT JOIN LATERAL (  -- one row (the primary key); LIMIT keeps it a probe per document
+        SELECT v.embedding, v.kind FROM toolret_vectors v
+        WHERE v.model_id = {model} AND v.doc_key = c.doc_key
+        LIMIT 1
+    ) AS v ON true
+    UNION ALL  -- the corpus's learned example vectors (toolret.feedback._store)
+    SELECT l.tool_name, 'example', l.embedding::{cast} <=> (SELECT q FROM query)
+    FROM toolret_learned_vectors l
+    WHERE l.model_id = {model} AND l.corpus_hash = {corpus_hash}
+      AND l.tool_name IN (SELECT tool_name FROM members)
+      AND l.embedding::{cast} <=> (SELECT q FROM query) <= {LEARNED_MAX_DISTANCE}),
+tools AS MATERIALIZED ({tools})
+SELECT r.tool_name, r.distance, r.ranked, (SELECT published FROM corpus) AS published
+FROM ((SELECT tool_name, distance, true AS ranked FROM tools WHERE complete
+       ORDER BY distance, tool_name LIMIT {p("limit")})
+      UNION ALL
+      (SELECT tool_name, distance, false FROM tools
+       WHERE complete AND tool_name = ANY ({p("named")}::text[]))
+      UNION ALL
+      (SELECT tool_name, NULL, true FROM tools WHERE NOT complete)) AS r
+"""
