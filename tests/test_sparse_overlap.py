@@ -20,8 +20,12 @@ BUDGET = 60.0
 """Generous: these tests are about what is selected, not the speed of a loaded machine."""
 WAIT = 20.0
 """Seconds a model call waits for the other pass to start before the test fails."""
-SENT = ("احذف جهة الاتصال المكررة", "Yarın için müşteriyi arama görevi oluştur")
-"""Messages the gate sends on the English CRM catalog: a dense and a sparse pass each."""
+SENT = (
+    "احذف جهة الاتصال المكررة من قائمة العملاء في النظام اليوم",
+    "Yarın için müşteriyi arama görevi oluştur",
+)
+"""Messages the gate sends on the English CRM catalog, long enough for the sparse weight (it
+follows a message's length): a dense and a sparse pass each."""
 UNSENT = ("export the contacts to a csv file",)
 
 
