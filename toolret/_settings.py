@@ -129,7 +129,8 @@ class Settings(BaseSettings):
     model_threads: int = Field(1, ge=1, le=64)
     """How many calls the bundled model runs at once (``TOOLRET_MODEL_THREADS``): 2 runs a
     message's sparse pass beside its dense one, sharing the cores between them. 1 by default:
-    on two cores it did not pay (docs/decisions.md, "What the sparse signal costs, overlapped")."""
+    on two busy cores it did not pay (docs/decisions.md, "What the sparse signal costs,
+    overlapped")."""
 
     def __init__(self, **values: Any) -> None:
         """Read the environment (``values`` override it); a value that does not parse raises
