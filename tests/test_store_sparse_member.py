@@ -87,3 +87,32 @@ async def test_the_corpus_read_sparse_statement_returns_the_arrays_statements_ro
         assert none == []  # the caller then sends the arrays
     finally:
         proxied.close()
+
+
+async def test_a_documents_sparse_vector_is_read_with_its_row_not_from_toast(
+    store: VectorStore,
+) -> None:
+    """A vector of 512 latents (~4 KB, the bundled model's most) stays in its row (migration
+    0009): the exact sparse statement reads each document's vector with one row, no TOAST."""
+    rng = np.random.default_rng(9)
+    vectors = [
+        (
+            f"key-{i}",
+            SparseVector.of(rng.choice(16384, size=512, replace=False), rng.random(512), 16384),
+        )
+        for i in range(20)
+    ]
+    assert await store.write_sparse(MODEL, "latents@16384/512", vectors) == 20
+    proxied = await store.engine.raw_connection()
+    try:
+        connection = proxied.driver_connection
+        assert connection is not None
+        toast = await connection.fetchval(
+            "SELECT reltoastrelid::regclass::text FROM pg_class "
+            "WHERE oid = 'toolret_sparse_vectors'::regclass"
+        )
+        assert await connection.fetchval(f"SELECT count(*) FROM {toast}") == 0
+        sizes = await connection.fetch("SELECT pg_column_size(sparse) FROM toolret_sparse_vectors")
+        assert min(size for (size,) in sizes) > 4096  # stored whole: no compression either
+    finally:
+        proxied.close()
