@@ -40,7 +40,7 @@ TABLES = READABLE | {
     "toolret_feedback_turns",
     "toolret_feedback_events",
 }
-HEAD = "0008"
+HEAD = "0009"
 
 
 def _dbname(url: str) -> str:
@@ -130,6 +130,16 @@ def test_downgrade_removes_everything_and_upgrade_works_again(
     assert pg_server.execute(f"SELECT version_num FROM {VERSION_TABLE}", dbname) == [(HEAD,)]
 
 
+def _sparse_storage(pg_server: PgServer, dbname: str) -> str:
+    rows = pg_server.execute(
+        "SELECT attstorage FROM pg_attribute "
+        "WHERE attrelid = 'toolret_sparse_vectors'::regclass AND attname = 'sparse'",
+        dbname,
+    )
+    value = rows[0][0]
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
 def _source_type(pg_server: PgServer, dbname: str) -> str:
     rows = pg_server.execute(
         "SELECT data_type FROM information_schema.columns "
@@ -178,6 +188,11 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     assert _toolret("db", "upgrade", *url).exit_code == 0
     assert database_revision(empty_database_url) == HEAD
 
+    inline = _toolret("db", "downgrade", *url)
+    assert inline.exit_code == 0, inline.output
+    assert inline.output == "database downgraded from 0009 to 0008\n"
+    assert _sparse_storage(pg_server, dbname) == "e"
+
     sparse = _toolret("db", "downgrade", *url)
     assert sparse.exit_code == 0, sparse.output
     assert sparse.output == "database downgraded from 0008 to 0007\n"
@@ -223,8 +238,8 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     }
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
-    back = _toolret("db", "downgrade", "-8", *url)  # a negative step, not an option
-    assert back.output == "database downgraded from 0008 to base (no toolret tables)\n"
+    back = _toolret("db", "downgrade", "-9", *url)  # a negative step, not an option
+    assert back.output == "database downgraded from 0009 to base (no toolret tables)\n"
     assert _tables(pg_server, dbname) == {VERSION_TABLE}
     assert database_revision(empty_database_url) is None
 
@@ -234,10 +249,10 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
     named = _toolret("db", "downgrade", "0001", *url)
-    assert named.output == "database downgraded from 0008 to 0001\n"
+    assert named.output == "database downgraded from 0009 to 0001\n"
 
 
-@pytest.mark.parametrize("revision", ["0009", "head", "-0", "--bogus"])
+@pytest.mark.parametrize("revision", ["0010", "head", "-0", "--bogus"])
 def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
     empty_database_url: str, revision: str
 ) -> None:
@@ -248,19 +263,19 @@ def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == [
         f"error: toolret has no schema revision {revision!r}: give one of 0001, 0002, 0003, "
-        "0004, 0005, 0006, 0007, 0008, base (remove toolret's tables), or -N (N steps back)"
+        "0004, 0005, 0006, 0007, 0008, 0009, base (remove toolret's tables), or -N (N steps back)"
     ]
     assert database_revision(empty_database_url) == HEAD
 
 
 def test_db_downgrade_past_the_base_is_one_line(empty_database_url: str) -> None:
     migrate(empty_database_url)
-    result = _toolret("db", "downgrade", "-9", "--url", empty_database_url)
+    result = _toolret("db", "downgrade", "-10", "--url", empty_database_url)
     assert result.exit_code == 1, result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: downgrading")
-    assert "-9" in lines[0]
+    assert "-10" in lines[0]
     assert database_revision(empty_database_url) == HEAD
 
 
@@ -333,3 +348,30 @@ async def test_a_corpus_indexed_before_0008_gains_sparse_vectors_on_its_next_run
     assert pg_server.execute("SELECT sparse FROM toolret_corpora", dbname) == [([head],)]
     [(count,)] = pg_server.execute("SELECT count(*) FROM toolret_sparse_vectors", dbname)
     assert count == after.documents
+
+
+async def test_sparse_vectors_written_before_0009_move_into_their_rows(
+    pg_server: PgServer, empty_database_url: str
+) -> None:
+    """At 0008 a vector of 512 latents goes to TOAST; 0009 rewrites it into its row, unchanged."""
+    from toolret.embedders._sparse import SparseVector
+
+    dbname = _dbname(empty_database_url)
+    await asyncio.to_thread(migrate, empty_database_url)
+    await asyncio.to_thread(downgrade_database, empty_database_url, "0008")
+    rng = np.random.default_rng(8)
+    indices = rng.choice(16384, size=512, replace=False)
+    vector = SparseVector.of(indices, rng.random(512), 16384)
+    store = VectorStore.from_url(empty_database_url)
+    try:
+        assert await store.write_sparse("m", "h@16384/512", [("key", vector)]) == 1
+    finally:
+        await store.aclose()
+    chunks = "SELECT count(*) FROM pg_toast.pg_toast_{oid}"
+    oid = pg_server.execute("SELECT 'toolret_sparse_vectors'::regclass::oid", dbname)[0][0]
+    assert pg_server.execute(chunks.format(oid=oid), dbname)[0][0] > 0
+    stored = pg_server.execute("SELECT sparse::text FROM toolret_sparse_vectors", dbname)
+    await asyncio.to_thread(migrate, empty_database_url)
+    assert pg_server.execute(chunks.format(oid=oid), dbname) == [(0,)]
+    assert pg_server.execute("SELECT sparse::text FROM toolret_sparse_vectors", dbname) == stored
+    assert _sparse_storage(pg_server, dbname) == "m"

@@ -1,8 +1,10 @@
 """Ranking with the sparse signal: the best tools by dense + weight x sparse, exactly.
 
 A small catalog (up to the store's ``exact_limit`` documents) is one statement that scores
-every document both ways (``exact_sparse_sql``). A large one has two indexes, and no index
-orders by a sum, so the answer is assembled and then proved, as a threshold algorithm does:
+every document both ways: a registered corpus's documents read in the store by corpus hash
+(``member_sparse_sql``), or, before it is registered, sent as arrays (``exact_sparse_sql``).
+A large one has two indexes, and no index orders by a sum, so the answer is assembled and
+then proved, as a threshold algorithm does:
 
 1. the dense ranking statement (``StoreReads.rank_dense``): the ``L`` best tools by the dense
    score, and the named tools' exact dense scores;
@@ -33,6 +35,7 @@ from toolret._profile import ToolScore
 from toolret.embedders._base import Vector
 from toolret.embedders._sparse import SparseVector
 from toolret.errors import NotIndexedError
+from toolret.store._sparse_member_sql import MEMBER_SPARSE_PARAMETERS, member_sparse_sql
 from toolret.store._sparse_sql import (
     EXACT_SPARSE_PARAMETERS,
     SCAN_PARAMETERS,
@@ -105,22 +108,36 @@ async def _exact(
     include: Collection[str],
 ) -> StoreRanking:
     dimension = int(vector.shape[0])
-    exact = exact_statement(
-        query.model_id, dimension, query.score, sparse.head, sparse.vector.dimension
-    )
+    dense, latent = np.asarray(vector, dtype=np.float32), sparse.vector.to_pgvector()
+    shape = (query.model_id, dimension, query.score, sparse.head, sparse.vector.dimension)
+    member = member_sparse_statement(*shape)
     rows = await connection.fetch(
-        exact.sql,
-        *exact.arguments(
-            query=np.asarray(vector, dtype=np.float32),
-            sparse_query=sparse.vector.to_pgvector(),
+        member.sql,
+        *member.arguments(
+            query=dense,
+            sparse_query=latent,
             sparse_weight=float(sparse.weight),
-            tools=query.tools,
-            keys=query.keys,
-            limit=max(limit, 0) + len(exclude),
             corpus_hash=query.corpus_hash,
+            skip=sorted(query.core | query.outside),
+            limit=max(limit, 0) + len(exclude),
             named=sorted(query.candidates.intersection(include)),
         ),
     )
+    if not rows:  # a corpus not registered yet: its documents travel with the statement
+        exact = exact_statement(*shape)
+        rows = await connection.fetch(
+            exact.sql,
+            *exact.arguments(
+                query=dense,
+                sparse_query=latent,
+                sparse_weight=float(sparse.weight),
+                tools=query.tools,
+                keys=query.keys,
+                limit=max(limit, 0) + len(exclude),
+                corpus_hash=query.corpus_hash,
+                named=sorted(query.candidates.intersection(include)),
+            ),
+        )
     scored = [r for r in rows if r["distance"] is not None]
     if not scored:
         raise NotIndexedError(
@@ -209,6 +226,17 @@ def exact_statement(
     return statement(
         EXACT_SPARSE_PARAMETERS,
         lambda p: exact_sparse_sql(model_id, dimension, score, head, sparse_dimension, p),
+    )
+
+
+@lru_cache(maxsize=64)
+def member_sparse_statement(
+    model_id: str, dimension: int, score: ToolScore, head: str, sparse_dimension: int
+) -> Statement:
+    """``member_sparse_sql`` as a statement (cached per model, score and head)."""
+    return statement(
+        MEMBER_SPARSE_PARAMETERS,
+        lambda p: member_sparse_sql(model_id, dimension, score, head, sparse_dimension, p),
     )
 
 
