@@ -28,7 +28,7 @@ _UNSPACED = ("CJK", "HIRAGANA", "KATAKANA")
 
 def message_words(text: str) -> float:
     """How many words ``text`` holds, in any script: its space-separated words, where a run of
-        Chinese or Japanese characters counts one word per ``CHARACTERS_PER_WORD`` characters (and
+    Chinese or Japanese characters counts one word per ``CHARACTERS_PER_WORD`` characters (and
     a Latin word or number inside it one more)."""
     words = 0.0
     for token in text.split():
