@@ -57,11 +57,18 @@ def jaccard(a: str, b: str) -> float:
 
 
 def near_duplicate(a: str, b: str) -> bool:
-    x, y = normalize(a), normalize(b)
+    return similar(normalize(a), normalize(b))
+
+
+def similar(x: str, y: str) -> bool:
+    """``near_duplicate`` of two texts already normalized."""
     if x == y or jaccard(x, y) >= JACCARD_LIMIT:
         return True
     matcher = difflib.SequenceMatcher(None, x, y, autojunk=False)
-    return matcher.real_quick_ratio() >= RATIO_LIMIT and matcher.ratio() >= RATIO_LIMIT
+    return all(
+        bound() >= RATIO_LIMIT  # each an upper bound of the next: the cheap ones first
+        for bound in (matcher.real_quick_ratio, matcher.quick_ratio, matcher.ratio)
+    )
 
 
 def description_pieces(description: str) -> set[str]:

@@ -19,6 +19,9 @@ language), and every scenario is in one of two halves, recorded in ``_SCENARIOS`
 - ``HELD``: the held-back half. Only reported and gated (``evals.recall.gate``); never revise a
   description or an example because a held-back case failed.
 
+A third value, ``FRESH``, marks the fresh held-back set (``evals.data.fresh``): held back like
+``HELD``, never tuned on, but kept out of ``CASES`` and so out of the gate and every study.
+
 The split is by scenario, so a case and its translations or near-equivalents sit in the same
 half: tuning on one cannot lift the other. A scenario may move from held-back to tuning (when a
 description is found to restate it), never back. How it was built:
@@ -49,6 +52,7 @@ from evals.data.cases_tr import ROWS as TR
 
 __all__ = [
     "CASES",
+    "FRESH",
     "HELD",
     "LANGUAGES",
     "OFF_TOPIC",
@@ -63,11 +67,14 @@ __all__ = [
 LANGUAGES = ("en", "ar", "tr")
 """The languages that have cases; every non-core tool needs a case in each."""
 
-Split = Literal["tune", "held"]
+Split = Literal["tune", "held", "fresh"]
 TUNE: Split = "tune"
 """The tuning half: what descriptions, examples and ranking choices may be fitted to."""
 HELD: Split = "held"
 """The held-back half: reported and gated, never tuned on."""
+FRESH: Split = "fresh"
+"""The fresh held-back set (``evals.data.fresh.FRESH_CASES``, not in ``CASES``): written before
+anything was measured on it, reported only, never tuned on, not gated."""
 SPLITS: tuple[Split, ...] = (TUNE, HELD)
 
 
