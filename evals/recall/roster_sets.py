@@ -1,5 +1,6 @@
-"""The roster's cases as two benchmark sets: the tuning half (in-sample) and the held-back half
-(reported only), in the shape the recall runner (``toolret.recall``) measures every set in."""
+"""The roster's cases as benchmark sets: the tuning half (in-sample), the held-back half and the
+fresh held-back set (both reported only), in the shape the recall runner (``toolret.recall``)
+measures every set in."""
 
 from __future__ import annotations
 
@@ -8,27 +9,39 @@ import dataclasses
 import sys
 from collections.abc import Sequence
 
-from evals.data.cases import CASES, HELD, TUNE, Split
+from evals.data.cases import CASES, FRESH, HELD, TUNE, Split
+from evals.data.fresh import FRESH_CASES, LABEL
 from evals.recall.gate import run_gate
 from toolret.demo._example_requests import EXAMPLES
 from toolret.demo.roster import CORE, TOOLS
 from toolret.recall._data import BenchCase, BenchSet
 from toolret.recall._runner import main as run_recall
 
-__all__ = ["measure", "roster_halves", "roster_set"]
+__all__ = ["NAMES", "measure", "roster_halves", "roster_set", "roster_sets"]
+
+NAMES: dict[Split, str] = {
+    TUNE: "roster-tuning",
+    HELD: "roster-held-back",
+    FRESH: "roster-held-back-fresh",
+}
+"""Each split's set name in the report."""
 
 
 def roster_set(split: Split) -> BenchSet:
-    """One half of the roster's cases as a benchmark (non-core tools only in ``expected``)."""
+    """One split of the roster's cases as a benchmark (non-core tools only in ``expected``):
+    the tuning half, the held-back half, or the fresh held-back set (``evals.data.fresh``)."""
+    written = FRESH_CASES if split == FRESH else CASES
     cases = tuple(
         BenchCase(case.prompt, tuple(n for n in case.tools if n not in CORE), case.language)
-        for case in CASES
+        for case in written
         if case.split == split
     )
     plain = tuple(dataclasses.replace(tool, examples=()) for tool in TOOLS)
     examples = {name: dict(by_language) for name, by_language in EXAMPLES.items()}
-    name = "roster-held-back" if split == HELD else "roster-tuning"
-    return BenchSet(name, plain, cases, examples, core=CORE, tuning=split != HELD)
+    label = LABEL if split == FRESH else ""
+    return BenchSet(
+        NAMES[split], plain, cases, examples, core=CORE, tuning=split == TUNE, label=label
+    )
 
 
 def roster_halves() -> list[BenchSet]:
@@ -36,16 +49,22 @@ def roster_halves() -> list[BenchSet]:
     return [roster_set(TUNE), roster_set(HELD)]
 
 
+def roster_sets(*, held_back: bool = True) -> list[BenchSet]:
+    """What ``python -m evals.recall`` measures: the tuning half, then (``held_back``) the
+    held-back half and the fresh held-back set beside it."""
+    if not held_back:
+        return [roster_set(TUNE)]
+    return [*roster_halves(), roster_set(FRESH)]
+
+
 def measure(argv: Sequence[str] | None = None) -> int:
     """``python -m evals.recall [DIR ...]`` (``toolret recall`` with no folder): the recall
-    runner on the roster's halves and any folders given, then the gate; the exit status."""
+    runner on the roster's sets and any folders given, then the gate; the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
-    halves = roster_halves()
     held_back = "--no-held-back" not in args
     if not held_back:
         args.remove("--no-held-back")
-        halves = [half for half in halves if half.tuning]
-    status = run_recall(args, extra_sets=halves)
+    status = run_recall(args, extra_sets=roster_sets(held_back=held_back))
     if held_back and status != 2:
         gate = asyncio.run(run_gate())
         print("\n" + "\n".join(gate.lines()))

@@ -54,10 +54,10 @@ def recall(
     in-memory retriever and the pgvector client (DATABASE_URL, else the embedded Postgres).
 
     On benchmark folders this works from any install. With no folder, from a checkout of the
-    toolret repository, it measures the 44-tool roster's tuning and held-back halves, then
-    runs the CI gate (exit 1 when it fails). A folder with no more tools than k is refused with
-    a message (exit 2): every selection would bind all of it. Writes report.md and recall@k
-    plots to --out. Latency is measured elsewhere: `make bench`.
+    toolret repository, it measures the 44-tool roster's tuning and held-back halves and its
+    fresh held-back set, then runs the CI gate (exit 1 when it fails). A folder with no more
+    tools than k is refused with a message (exit 2): every selection would bind all of it.
+    Writes report.md and recall@k plots to --out. Latency is measured elsewhere: `make bench`.
     """
     argv = [*(folders or []), "--out", out, "--modes", modes, "--k", str(k)]
     argv += ["--study", study] if study else []

@@ -50,7 +50,8 @@ class BenchSet:
     """Tools (descriptions only), cases, and example requests per tool and language.
 
     ``tuning`` says whether choices may be fitted to it (the public sets, the roster's tuning
-    half) or it is only reported (the roster's held-back half).
+    half) or it is only reported (the roster's held-back half); ``label``, when given, is how
+    the report names a set that is only reported (the roster's fresh held-back set).
     """
 
     name: str
@@ -59,6 +60,12 @@ class BenchSet:
     examples: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
     core: tuple[str, ...] = ()
     tuning: bool = True
+    label: str = ""
+
+    @property
+    def kind(self) -> str:
+        """How the report labels the set: ``tuning``, ``held-back``, or its ``label``."""
+        return "tuning" if self.tuning else self.label or "held-back"
 
     @property
     def languages(self) -> tuple[str, ...]:

@@ -147,7 +147,8 @@ def markdown_recall_report(result: BenchResult, plots: Iterable[Path] = ()) -> s
         "",
         "Sets marked *tuning* may have choices fitted to them (the public sets, and the roster's "
         "tuning half, in-sample). The roster's **held-back** half is reported only: nothing is "
-        "chosen on it.",
+        "chosen on it; nor on its **fresh** held-back set, written before anything was "
+        "measured on it.",
     ]
     for name, reason in result.skipped.items():
         parts += ["", f"**{name} skipped:** {reason}"]
@@ -158,10 +159,9 @@ def markdown_recall_report(result: BenchResult, plots: Iterable[Path] = ()) -> s
                 f"{LANGUAGE_NAMES.get(lang, lang)} {len(bench.cases_in(lang))}"
                 for lang in bench.languages
             )
-            label = "tuning" if bench.tuning else "held-back"
             parts += [
                 "",
-                f"### {bench.name} ({label}) · {len(bench.tools)} tools · cases: {languages}",
+                f"### {bench.name} ({bench.kind}) · {len(bench.tools)} tools · cases: {languages}",
                 "",
                 recall_table(result, bench, embedder),
             ]
@@ -205,8 +205,7 @@ def console_recall_report(result: BenchResult) -> str:
     parts = []
     for embedder in result.embedders:
         for bench in result.sets:
-            label = "tuning" if bench.tuning else "held-back"
-            parts += [f"\n{embedder} · {bench.name} ({label})"]
+            parts += [f"\n{embedder} · {bench.name} ({bench.kind})"]
             parts += [recall_table(result, bench, embedder)]
         if any(a.embedder == embedder for a in result.agreements):
             parts += ["\nclient vs in-memory", agreement_table(result, embedder)]
@@ -273,7 +272,7 @@ def _plot(result: BenchResult, out_dir: Path) -> list[Path]:
                 ax.grid(alpha=0.3)
             axes[0][0].set_ylabel("recall@k")
             axes[0][-1].legend(loc="lower right", fontsize=8)
-            label = "tuning" if bench.tuning else "held-back"
+            label = bench.kind
             fig.suptitle(f"recall@k, {bench.name} ({label}) — {embedder}")
             fig.tight_layout()
             path = out_dir / f"recall_{slug(bench.name)}_{slug(embedder)}.png"
