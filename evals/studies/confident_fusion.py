@@ -30,7 +30,9 @@ message's scores over the catalog:
 lost cases they give back, over every set, is larger than the share of its won cases they give
 up: a case is lost or won when the share of its needed tools in the top 3 falls or rises against
 the default), the most selective; it holds only if it does all three on half B too. Half B is
-read only once (``CONFIDENT_FUSION_HALF_B=1``). Writes ``evals/out/confident_fusion.md``.
+read only once (``CONFIDENT_FUSION_HALF_B=1``). The report ends with what a per-message rule
+could read (dense's and sparse's margins, dense's z over the catalog), in medians over the
+messages today's opt-in loses, wins and leaves alike. Writes ``evals/out/confident_fusion.md``.
 """
 
 from __future__ import annotations
@@ -256,21 +258,86 @@ def _turns(
     return out
 
 
+Features = dict[tuple[str, str], list[NDArray[np.float64]]]
+"""Per (half, "lost" / "won" / "same"): each message today's opt-in sends, its features."""
+FEATURES = (
+    "dense d1 − d2",
+    "(d1 − d2) / (d1 − d5)",
+    "dense top-1 z",
+    "sparse s1 − s2",
+    "sparse s1",
+)
+
+
+def _features(
+    x: FusionSignals, choices: dict[str, tuple[Matrix, NDArray[np.bool_]]], whole: bool
+) -> Features:
+    """What a per-message rule could read, for the messages today's opt-in loses, wins and
+    leaves alike against the reference (the needed tools' share in the top 3)."""
+    dense, sparse = _head(x, x.dense), _head(x, x.sparse)
+    candidates = x.dense[:, x.candidates]
+    sigma = candidates.std(axis=1)
+    rows = np.stack(
+        [
+            dense[:, 0] - dense[:, 1],
+            (dense[:, 0] - dense[:, 1]) / np.maximum(dense[:, 0] - dense[:, 4], 1e-9),
+            (dense[:, 0] - candidates.mean(axis=1)) / np.maximum(sigma, 1e-9),
+            sparse[:, 0] - sparse[:, 1],
+            sparse[:, 0],
+        ],
+        axis=1,
+    )
+    hit = {
+        c: np.array([np.mean([r <= 3 for r in row]) for row in _ranks(x, choices[c][0])])
+        for c in (REFERENCE, TODAY)
+    }
+    delta, sent = hit[TODAY] - hit[REFERENCE], choices[TODAY][1]
+    out: Features = {}
+    for i, half in enumerate(("A", "B")):
+        mask = sent & (
+            np.ones(len(delta), dtype=bool) if whole else (x.scenarios // BLOCK) % 2 == i
+        )
+        for outcome, chosen in (("lost", delta < 0), ("won", delta > 0), ("same", delta == 0)):
+            out.setdefault((half, outcome), []).append(rows[mask & chosen])
+    return out
+
+
+def _feature_table(features: Features) -> str:
+    lines = [
+        "Medians over the messages today's opt-in sends, by what it does to them against the "
+        "default (all sets pooled; n cases):",
+        "",
+        "| half | outcome | n | " + " | ".join(FEATURES) + " |",
+        "|---|---|---:|" + "---:|" * len(FEATURES),
+    ]
+    for (half, outcome), parts in features.items():
+        if half == "B" and not CONFIRM:
+            continue
+        rows = np.concatenate(parts)
+        medians = np.median(rows, axis=0) if len(rows) else np.full(len(FEATURES), np.nan)
+        cells = " | ".join(f"{v:.4f}" for v in medians)
+        lines.append(f"| {half} | {outcome} | {len(rows)} | {cells} |")
+    return "\n".join(lines) + "\n"
+
+
 async def study(benchmarks: Path, memo: MemoEmbedder) -> str:
     sets: list[tuple[BenchSet, bool]] = [(load_benchmark(benchmarks / n), False) for n in SETS]
     sets += [(mixed_fleet(benchmarks), False), (roster_set(TUNE), True)]
     measured = []
     turns: Turns = {}
+    features: Features = {}
     for bench, whole in sets:
         for flag in bench.example_flags:
             x = await fusion_signals(memo, bench, flag)
             choices = _choices(x, bench, flag)
             measured.append(measure_choices(x, bench, flag, choices, whole=whole))
+            for key, found in _features(x, choices, whole).items():
+                features.setdefault(key, []).extend(found)
             for key, (lost, won) in _turns(x, choices, whole).items():
                 before = turns.get(key, (0, 0))
                 turns[key] = (before[0] + lost, before[1] + won)
             print(f"[confident_fusion] {bench.name} examples={flag}", file=sys.stderr, flush=True)
-    return _report(measured, turns)
+    return _report(measured, turns) + "\n" + _feature_table(features)
 
 
 def _selective(turns: Turns, choice: str, half: str) -> float:
