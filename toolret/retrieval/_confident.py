@@ -1,7 +1,7 @@
 """How much of the sparse signal a message keeps when the dense ranking is confident.
 
 With the sparse signal at its whole weight, a tool's sparse score spans more than its dense one
-(on the tuning sets the best sparse score is 0.2-0.3 and dense's first two tools are 0.01
+(on the tuning sets the best sparse score is 0.2-0.3 and dense's first two tools under 0.01
 apart), so the sum ranks mostly by sparse: where dense was wrong (a message in another
 language than the descriptions) that is the signal's gain, and where dense was right it can
 push dense's first tool out of the head (the roster's held-back half without examples, 6-18-word
@@ -15,6 +15,10 @@ scores. Both retrievers compute it from the same dense scores (centred, where th
 centred) before the sparse sum is ranked: the in-memory retriever from every candidate's, the
 database client from the store's ``k`` best (``dense_head``), so the client's statement ranks
 by the same weight.
+
+On the tuning sets it passes the rule on both halves and keeps 93% of the signal's mean R@5
+gain. Those sets do not show that it defers more where dense was right than where dense was
+wrong; the fresh held-back set is to say (``sparse_confident_head=0`` turns it off).
 """
 
 from __future__ import annotations
