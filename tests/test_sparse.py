@@ -29,9 +29,7 @@ from toolret.cli._status import sparse_progress
 from toolret.embedders._sparse import SparseMatrix, SparseVector, sparse_head_of
 from toolret.indexing._run import index_catalog
 from toolret.retrieval._client import ToolRetrievalClient
-from toolret.retrieval._confident import confident_share
 from toolret.retrieval._find_tools import answer_find_tools
-from toolret.retrieval._memory import DenseIndex
 from toolret.retrieval._selection import Selection
 from toolret.retrieval._short import length_share, message_words
 from toolret.retrieval._signals import SIGNALS
@@ -478,42 +476,3 @@ async def test_a_short_capability_keeps_the_tool_dense_ranks_first_in_both_retri
     for answer in answers:
         assert json.loads(answer)["results"][0]["tools"][0]["name"] == "delete_record"
     assert answers[0] == answers[1]
-
-
-WHOLE = dataclasses.replace(SPARSE_PROFILE, sparse_confident_head=0)
-"""The sparse profile without deferring to dense's head: the whole weight however dense ranks."""
-
-
-def test_a_confident_dense_head_leaves_the_sparse_signal_little_and_a_tied_one_all() -> None:
-    assert SPARSE_PROFILE.sparse_confident_head == 5
-    assert confident_share([0.80, 0.80, 0.79, 0.78, 0.70], 5) == 1  # the first two tie
-    assert confident_share([0.90, 0.80, 0.80, 0.80, 0.80], 5) == 0  # one tool above a flat head
-    assert confident_share([0.70, 0.90, 0.76, 0.72, 0.78, 0.10], 5) == pytest.approx(0.4)
-    assert confident_share([0.9, 0.8], 0) == confident_share([0.9], 5) == 1  # off; one tool
-    for head in (-1, 1, 2):
-        with pytest.raises(ValueError, match="sparse_confident_head"):
-            dataclasses.replace(SPARSE_PROFILE, sparse_confident_head=head)
-
-
-async def test_the_sparse_weight_keeps_the_share_of_it_dense_s_head_leaves_open() -> None:
-    """On a real message and catalog: every tool's sparse part is the whole weight's times
-    ``(d2 - d5) / (d1 - d5)`` of the message's five best dense scores over the candidates."""
-    catalog = crm_catalog()
-    deferring, whole = SparseCountingEmbedder(), SparseCountingEmbedder()
-    whole.profile = WHOLE
-    async with (
-        InMemoryRetriever(deferring, k=5, time_budget=BUDGET) as memory,
-        InMemoryRetriever(whole, k=5, time_budget=BUDGET) as before,
-    ):
-        for retriever in (memory, before):
-            await retriever.index(catalog)
-        got, full = await memory.select(catalog, LONG), await before.select(catalog, LONG)
-    index = await DenseIndex.build(catalog, whole)
-    dense = index.scores(await whole.embed_query(LONG))
-    share = confident_share([dense[tool.name] for tool in catalog.candidates], 5)
-    assert 0.05 < share < 0.95
-    assert set(got.signals) & set(full.signals)
-    for name in set(got.signals) & set(full.signals):
-        assert got.mode is full.mode is Mode.NARROWED
-        assert got.signals[name]["dense"] == pytest.approx(dense[name])
-        assert got.signals[name]["sparse"] == pytest.approx(share * full.signals[name]["sparse"])

@@ -166,10 +166,6 @@ class RetrievalProfile:
     all of it from ``sparse_full_words`` on, linear between (0: the whole weight at any length).
     In a capability phrase of a few words one shared latent term outweighs a dense ranking that
     was right (``toolret.retrieval._short``)."""
-    sparse_confident_head: int = 0
-    """The sparse weight defers to a confident dense ranking: over the message's this many best
-    dense scores, it keeps the share ``(d2 - dk) / (d1 - dk)`` (``toolret.retrieval._confident``);
-    0: the whole weight however dense ranks."""
 
     def __post_init__(self) -> None:
         check_template(self.template)
@@ -184,8 +180,6 @@ class RetrievalProfile:
             )
         if self.sparse_min_words < 0:
             raise ValueError("sparse_min_words must not be negative")
-        if self.sparse_confident_head != 0 and self.sparse_confident_head < 3:
-            raise ValueError("sparse_confident_head is 0 (off) or a head of at least 3 tools")
         if not 0 <= self.sparse_short_words <= self.sparse_full_words:
             raise ValueError("need 0 <= sparse_short_words <= sparse_full_words")
         if self.lexical_weight < 0:
@@ -220,15 +214,12 @@ SPARSE_PROFILE = RetrievalProfile(
     sparse_latents=512,
     sparse_short_words=4.0,
     sparse_full_words=8.0,
-    sparse_confident_head=5,
 )
 """``DEFAULT_PROFILE`` plus the bundled model's sparse head: its 512 strongest latents, at weight 1,
 for messages whose catalog has tools described in another language than theirs (and no
 examples in theirs), on catalogs whose descriptions' median is at least five words; none for a
 message of four words or fewer, all of it from eight, linear between (a capability phrase:
-docs/decisions.md, "Short phrases and the sparse signal"), and of that the share dense's first
-tool leaves open over its five best (``sparse_confident_head``: docs/decisions.md, "The sparse
-signal defers to a confident dense ranking"). What the
+docs/decisions.md, "Short phrases and the sparse signal"). What the
 bundled model ranks with under ``TOOLRET_SPARSE=1`` (opt-in: docs/decisions.md says why it is not
 the default yet). Chosen on half A of every
 tuning set's requests and confirmed on half B: no (set, language) loses more than a point of

@@ -47,7 +47,6 @@ from toolret.retrieval._companions import (
     CompanionCache,
     Companions,
 )
-from toolret.retrieval._confident import deferred
 from toolret.retrieval._hybrid import rank_hybrid
 from toolret.retrieval._lexical import hybrid_weight
 from toolret.retrieval._metrics import record_step, tracer
@@ -59,7 +58,6 @@ from toolret.retrieval._sparse import sparse_query_within, sparse_weight
 from toolret.retrieval._transcript import reported_message
 from toolret.store._read import SparseQuery
 from toolret.store._sql import EXACT_LIMIT, CatalogQuery
-from toolret.store._types import StoreRanking
 from toolret.store._vector_store import VectorStore
 
 if TYPE_CHECKING:  # imported where used: Redis and arq are optional
@@ -206,9 +204,6 @@ class ToolRetrievalClient(Retriever):
         vector, sparse = await together(  # the passes overlap: toolret.retrieval._overlap
             self._embed(embedder, text), self._sparse_query(catalog, embedder, text, profile)
         )
-        if sparse is not None and profile.sparse_confident_head > 0:  # toolret.retrieval._confident
-            head = await self._dense_head(catalog, embedder, query, text, vector)
-            sparse = deferred(sparse, head.scores.values(), profile.sparse_confident_head)
         complete = True
 
         async def fetch(include: Sequence[str]) -> Ranking:  # the one statement, timed, traced
@@ -369,24 +364,6 @@ class ToolRetrievalClient(Retriever):
         if vector is None:  # past its share of the budget: dense and BM25 alone
             return None
         return SparseQuery(vector, weight, head.key(profile.sparse_latents))
-
-    async def _dense_head(
-        self, catalog: Catalog, embedder: Embedder, query: CatalogQuery, text: str, vector: Vector
-    ) -> StoreRanking:
-        """The store's best ``sparse_confident_head`` dense scores, centred as ``fetch``'s (none
-        while nothing is published: ``fetch`` then says so and asks the worker)."""
-        k = profile_of(embedder).sparse_confident_head
-        none: dict[str, Any] = {"exclude": (), "include": (), "sparse": None}
-        with self._calling_store():
-            centring = self._settings.centring and await self._centrings.get(
-                catalog, embedder, query
-            )
-            try:
-                if not centring or not centring.applies_to(text):
-                    return await self.store.rank(query, vector, limit=k)
-                return await rank_centred(self.store, query, centring, vector, limit=k, **none)
-            except NotIndexedError:
-                return StoreRanking({}, (), published=False)
 
     async def _embed(self, embedder: Embedder, text: str) -> Vector:
         with self._calling_embedder():

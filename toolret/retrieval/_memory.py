@@ -26,7 +26,6 @@ from toolret.embedders._base import Embedder, Vector, Vectors, embed_role
 from toolret.errors import NotIndexedError
 from toolret.retrieval._base import Retriever, RetrieverOptions
 from toolret.retrieval._centring import Centring, description_groups
-from toolret.retrieval._confident import confident_share
 from toolret.retrieval._lexical import catalog_index, hybrid_weight
 from toolret.retrieval._overlap import together
 from toolret.retrieval._selection import Ranking
@@ -188,10 +187,6 @@ class InMemoryRetriever(Retriever):
         dense, sparse = await together(  # the passes overlap: toolret.retrieval._overlap
             self._dense_scores(catalog, text), sparse_scores()
         )
-        if sparse is not None:  # deferring to a confident dense head: toolret.retrieval._confident
-            candidates = (dense[tool.name] for tool in catalog.candidates if tool.name in dense)
-            weight *= confident_share(candidates, profile.sparse_confident_head)
-            sparse = sparse if weight > 0 else None
         lexical, lexical_weight = {}, 0.0
         if self.mode == "hybrid":
             lexical = catalog_index(catalog).evidence(text)
