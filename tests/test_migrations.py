@@ -30,7 +30,9 @@ READABLE = {
     "toolret_corpus_summaries",
     "toolret_companions",
     "toolret_sparse_vectors",
+    "toolret_corpus_vectors",
 }
+COPIES = {"toolret_corpus_vectors"}  # 0010
 SPARSE = {"toolret_sparse_vectors"}  # 0008
 COMPANIONS = {"toolret_companions"}  # 0007
 SUMMARIES = {"toolret_summary_vectors", "toolret_corpus_summaries"}  # 0005
@@ -40,7 +42,7 @@ TABLES = READABLE | {
     "toolret_feedback_turns",
     "toolret_feedback_events",
 }
-HEAD = "0009"
+HEAD = "0010"
 
 
 def _dbname(url: str) -> str:
@@ -188,6 +190,12 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     assert _toolret("db", "upgrade", *url).exit_code == 0
     assert database_revision(empty_database_url) == HEAD
 
+    copies = _toolret("db", "downgrade", *url)
+    assert copies.exit_code == 0, copies.output
+    assert copies.output == "database downgraded from 0010 to 0009\n"
+    assert _tables(pg_server, dbname) == (TABLES - COPIES) | {VERSION_TABLE}
+    assert "copied" not in _columns(pg_server, dbname, "toolret_corpora")
+
     inline = _toolret("db", "downgrade", *url)
     assert inline.exit_code == 0, inline.output
     assert inline.output == "database downgraded from 0009 to 0008\n"
@@ -196,13 +204,13 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     sparse = _toolret("db", "downgrade", *url)
     assert sparse.exit_code == 0, sparse.output
     assert sparse.output == "database downgraded from 0008 to 0007\n"
-    assert _tables(pg_server, dbname) == (TABLES - SPARSE) | {VERSION_TABLE}
+    assert _tables(pg_server, dbname) == (TABLES - COPIES - SPARSE) | {VERSION_TABLE}
     assert "sparse" not in _columns(pg_server, dbname, "toolret_corpora")
 
     together = _toolret("db", "downgrade", *url)
     assert together.exit_code == 0, together.output
     assert together.output == "database downgraded from 0007 to 0006\n"
-    assert _tables(pg_server, dbname) == (TABLES - SPARSE - COMPANIONS) | {VERSION_TABLE}
+    assert _tables(pg_server, dbname) == (TABLES - COPIES - SPARSE - COMPANIONS) | {VERSION_TABLE}
 
     as_written = _toolret("db", "downgrade", *url)
     assert as_written.exit_code == 0, as_written.output
@@ -212,7 +220,7 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     summaries = _toolret("db", "downgrade", *url)
     assert summaries.exit_code == 0, summaries.output
     assert summaries.output == "database downgraded from 0005 to 0004\n"
-    before_0006 = TABLES - SPARSE - COMPANIONS - SUMMARIES
+    before_0006 = TABLES - COPIES - SPARSE - COMPANIONS - SUMMARIES
     assert _tables(pg_server, dbname) == before_0006 | {VERSION_TABLE}
     assert "toolret_vectors_doc_key_hash" not in _indexes(pg_server, dbname)
 
@@ -238,8 +246,8 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
     }
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
-    back = _toolret("db", "downgrade", "-9", *url)  # a negative step, not an option
-    assert back.output == "database downgraded from 0009 to base (no toolret tables)\n"
+    back = _toolret("db", "downgrade", "-10", *url)  # a negative step, not an option
+    assert back.output == "database downgraded from 0010 to base (no toolret tables)\n"
     assert _tables(pg_server, dbname) == {VERSION_TABLE}
     assert database_revision(empty_database_url) is None
 
@@ -249,10 +257,10 @@ def test_db_downgrade_goes_one_step_back_by_default_then_to_a_named_revision(
 
     assert _toolret("db", "upgrade", *url).exit_code == 0
     named = _toolret("db", "downgrade", "0001", *url)
-    assert named.output == "database downgraded from 0009 to 0001\n"
+    assert named.output == "database downgraded from 0010 to 0001\n"
 
 
-@pytest.mark.parametrize("revision", ["0010", "head", "-0", "--bogus"])
+@pytest.mark.parametrize("revision", ["0011", "head", "-0", "--bogus"])
 def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
     empty_database_url: str, revision: str
 ) -> None:
@@ -263,19 +271,20 @@ def test_db_downgrade_to_an_unknown_revision_is_one_line_naming_the_known_ones(
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == [
         f"error: toolret has no schema revision {revision!r}: give one of 0001, 0002, 0003, "
-        "0004, 0005, 0006, 0007, 0008, 0009, base (remove toolret's tables), or -N (N steps back)"
+        "0004, 0005, 0006, 0007, 0008, 0009, 0010, base (remove toolret's tables), or -N (N steps "
+        "back)"
     ]
     assert database_revision(empty_database_url) == HEAD
 
 
 def test_db_downgrade_past_the_base_is_one_line(empty_database_url: str) -> None:
     migrate(empty_database_url)
-    result = _toolret("db", "downgrade", "-10", "--url", empty_database_url)
+    result = _toolret("db", "downgrade", "-11", "--url", empty_database_url)
     assert result.exit_code == 1, result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: downgrading")
-    assert "-10" in lines[0]
+    assert "-11" in lines[0]
     assert database_revision(empty_database_url) == HEAD
 
 
@@ -331,13 +340,14 @@ async def test_a_corpus_indexed_before_0008_gains_sparse_vectors_on_its_next_run
 
     dbname = _dbname(empty_database_url)
     await asyncio.to_thread(migrate, empty_database_url)
-    await asyncio.to_thread(downgrade_database, empty_database_url, "0007")
     embedder = SparseCountingEmbedder()
     catalog = crm_catalog()
     store = VectorStore.from_url(empty_database_url)
     try:
         before = await index_catalog(store, embedder.inner_without_head(), catalog)
         assert before.published
+        # as if indexed at 0007 (this toolret publishes what 0010 added): back, then up again
+        await asyncio.to_thread(downgrade_database, empty_database_url, "0007")
         await asyncio.to_thread(migrate, empty_database_url)
         assert pg_server.execute("SELECT sparse FROM toolret_corpora", dbname) == [([],)]
         after = await index_catalog(store, embedder, catalog)
@@ -375,3 +385,52 @@ async def test_sparse_vectors_written_before_0009_move_into_their_rows(
     assert pg_server.execute(chunks.format(oid=oid), dbname) == [(0,)]
     assert pg_server.execute("SELECT sparse::text FROM toolret_sparse_vectors", dbname) == stored
     assert _sparse_storage(pg_server, dbname) == "m"
+
+
+async def test_a_small_corpus_published_before_0010_is_copied_by_it_and_ranks_the_same(
+    pg_server: PgServer, empty_database_url: str
+) -> None:
+    """A small corpus and a larger one published, a third only registered, at 0009 (published
+    at the head, then 0010 undone: its copies dropped); 0010 copies the small published one's
+    vectors (as publishing now does) and marks it, and it ranks as by probes (the statement's
+    other branch, what it ran before); the others keep being ranked by probes."""
+    from tests.support.fixtures_pg import publish_random, synthetic_catalog, write_vectors
+    from toolret.store._sql import COPY_LIMIT, CatalogQuery
+
+    dbname = _dbname(empty_database_url)
+    await asyncio.to_thread(migrate, empty_database_url)
+    small = synthetic_catalog(30, examples=2, core=1)
+    large = synthetic_catalog(COPY_LIMIT + 1, prefix="large")
+    pending = synthetic_catalog(5, prefix="pending")
+    rng = np.random.default_rng(40)
+    probes = rng.standard_normal((3, 384)).astype(np.float32)
+    query = CatalogQuery.build(small, "m@384", "query")
+    store = VectorStore.from_url(empty_database_url)
+    try:
+        await publish_random(store, small, "m@384", rng)
+        await publish_random(store, large, "m@384", rng)
+        vectors = {doc.key: probes[0] for _, doc in pending.documents("query")}
+        await write_vectors(store, pending, "m@384", vectors)
+        pairs = [(name, doc.key) for name, doc in pending.documents("query")]
+        await store.register("m@384", pending.corpus_hash("m@384", "query"), pairs)
+        await asyncio.to_thread(downgrade_database, empty_database_url, "0009")
+        await store.aclose()  # its connections' prepared statements name the dropped table
+        store = VectorStore.from_url(empty_database_url)
+        await asyncio.to_thread(migrate, empty_database_url)
+        after = [await store.rank(query, probe, limit=12) for probe in probes]
+        copied = pg_server.execute(
+            "SELECT c.corpus_hash, c.copied, count(v.corpus_id) FROM toolret_corpora c "
+            "LEFT JOIN toolret_corpus_vectors v ON v.corpus_id = c.id GROUP BY c.id",
+            dbname,
+        )
+        pg_server.execute("UPDATE toolret_corpora SET copied = false", dbname)
+        probed = [await store.rank(query, probe, limit=12) for probe in probes]
+    finally:
+        await store.aclose()
+    assert [r.scores for r in after] == [r.scores for r in probed]
+    assert all(r.published for r in after)
+    assert set(copied) == {
+        (query.corpus_hash, True, len(small.documents("query"))),
+        (large.corpus_hash("m@384", "query"), False, 0),
+        (pending.corpus_hash("m@384", "query"), False, 0),
+    }

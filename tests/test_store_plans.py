@@ -182,13 +182,18 @@ async def test_a_small_catalog_in_a_large_table_is_looked_up_by_key_and_sorted_e
 async def test_a_registered_small_catalog_in_a_large_table_reads_only_its_own_vectors(
     loaded: tuple[str, dict[str, np.ndarray]],
 ) -> None:
-    """Its documents read from its corpus (``toolret.store._member_sql``), not sent: still a
-    key lookup per document, never a scan of the 10,000 vectors."""
+    """Its documents read from its corpus (``toolret.store._member_sql``), not sent: published,
+    from its copy of their vectors (one range scan of the copies' primary key among 8,000
+    rows of other copies); not copied, a key lookup per document. Never a scan of the 10,000
+    vectors, nor of every copy."""
     url, vectors = loaded
     workspace = Catalog(BIG.tools[2000:2044])
     probes = unit_vectors(np.random.default_rng(17), 8, DIM)
     query = CatalogQuery.build(workspace, MODEL, "query")
     async with VectorStore.from_url(url, pool_size=1, max_overflow=0) as store:
+        for start in range(3000, 11_000, 800):  # other small corpora, copied
+            other = Catalog(BIG.tools[start : start + 800])
+            await publish_random(store, other, MODEL, np.random.default_rng(19), vectors=vectors)
         await publish_random(store, workspace, MODEL, np.random.default_rng(18), vectors=vectors)
         for probe in probes:
             ranking = await store.rank(query, probe, limit=12)
@@ -197,10 +202,14 @@ async def test_a_registered_small_catalog_in_a_large_table_reads_only_its_own_ve
             assert ranking.published
         plan, runs = await _prepared_plan(
             store,
-            "members AS MATERIALIZED",
+            "FROM toolret_corpus_vectors c",
             [_vector(probes[0]), f"'{query.corpus_hash}'", "'{}'", "12", "'{}'"],
         )
     assert runs >= len(probes)
+    assert "Scan on toolret_corpus_vectors_pkey" in plan or (
+        "Scan using toolret_corpus_vectors_pkey" in plan
+    )  # a range of the key, by corpus (plain or bitmap)
+    assert "Seq Scan on toolret_corpus_vectors" not in plan
     assert "Index Scan using toolret_vectors_doc_key_hash on toolret_vectors" in plan
     assert "Seq Scan on toolret_vectors" not in plan
     assert "unnest" not in plan

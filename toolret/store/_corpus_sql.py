@@ -10,6 +10,7 @@ __all__ = [
     "ANALYZE_SERVED",
     "ANALYZE_SUMMARIES",
     "CARRY_LEARNED",
+    "COPY_VECTORS",
     "CORPUS_KINDS",
     "CORPUS_SUMMARY_COLUMNS",
     "GC_CORPORA",
@@ -118,6 +119,20 @@ ON CONFLICT DO NOTHING
 """A new corpus ``:id`` (``:corpus``) takes over the learned vectors of each of its tools whose
 description is unchanged, from the latest other published corpus of the model that has the same
 description: learning survives an edit to another tool, or a server added to a fleet."""
+
+COPY_VECTORS = """
+WITH copied AS (
+    INSERT INTO toolret_corpus_vectors (corpus_id, tool_name, doc_key, kind, embedding)
+    SELECT d.corpus_id, d.tool_name, d.doc_key, v.kind, v.embedding
+    FROM toolret_corpus_documents d
+    JOIN toolret_vectors v ON v.model_id = :model AND v.doc_key = d.doc_key
+    WHERE d.corpus_id = :id
+    ON CONFLICT DO NOTHING)
+UPDATE toolret_corpora SET copied = true WHERE id = :id
+"""
+"""Copy corpus ``:id``'s documents' served vectors into its own rows (``toolret_corpus_vectors``),
+with each document's stored kind, and mark it copied: run at publication, after its pending
+vectors are served (so every document has one), for a corpus within ``COPY_LIMIT``."""
 
 MARK_PUBLISHED = (
     "UPDATE toolret_corpora SET published_at = now(), last_seen_at = now() WHERE id = :id"

@@ -8,11 +8,18 @@ them there instead; the request sends the query vector, the corpus hash, the few
 leave out (core tools, and the tools a cut catalog leaves out) and the names of the tools
 whose scores must come back (hybrid's lexical hits).
 
-It ranks exactly as ``exact_sql`` does, row for row: each document's vector looked up by key
-(a lateral primary-key probe that no plan turns into a join over the table: a small catalog in
-a table of a hundred thousand vectors reads only its own), the same distance, the same
-``ToolScore`` (``tool_distances``), the same learned example vectors, the same order, and a
-tool with a document without a vector comes back unranked (a NULL distance). A corpus never
+A corpus published with a copy of its vectors (``copied``: at most ``_sql.COPY_LIMIT`` documents,
+``toolret_corpus_vectors``) is read in one index range scan, each document's vector in its
+row. Any other corpus has each document's vector looked up by key (a lateral primary-key probe
+that no plan turns into a join over the table: a small catalog in a table of a hundred
+thousand vectors reads only its own); a probe per document was most of the statement's time
+(``docs/decisions.md``, "A copy of a small corpus's vectors"). Both branches sit in the one
+statement behind the corpus row's ``copied``, so it is still one round trip.
+
+It ranks exactly as ``exact_sql`` does, row for row: the same kind (the stored vector's), the
+same distance, the same ``ToolScore`` (``tool_distances``), the same learned example vectors,
+the same order, and a tool with a document without a vector (a corpus not published, so never
+copied) comes back unranked (a NULL distance). A corpus never
 registered returns no rows: the caller then sends the arrays (``exact_sql``).
 """
 
@@ -46,24 +53,30 @@ def member_sql(model_id: str, dimension: int, score: ToolScore, p: Placeholder) 
     return f"""
 WITH query AS MATERIALIZED (SELECT {query} AS q),
 corpus AS MATERIALIZED (
-    SELECT c.id, c.published_at IS NOT NULL AS published FROM toolret_corpora c
+    SELECT c.id, c.published_at IS NOT NULL AS published, c.copied FROM toolret_corpora c
     WHERE c.model_id = {model} AND c.corpus_hash = {corpus_hash}),
-members AS MATERIALIZED (
-    SELECT d.tool_name, d.doc_key FROM toolret_corpus_documents d
-    WHERE d.corpus_id = (SELECT id FROM corpus) AND d.tool_name <> ALL ({skip}::text[])),
 scored AS MATERIALIZED (
-    SELECT c.tool_name, v.kind, v.embedding::{cast} <=> (SELECT q FROM query) AS distance
-    FROM members c
+    SELECT c.tool_name, c.kind, c.embedding::{cast} <=> (SELECT q FROM query) AS distance
+    FROM toolret_corpus_vectors c  -- a copied corpus: its vectors in its rows, one range scan
+    WHERE c.corpus_id = (SELECT id FROM corpus) AND (SELECT copied FROM corpus)
+      AND c.tool_name <> ALL ({skip}::text[])
+    UNION ALL  -- any other: each document's vector, probed by key
+    SELECT d.tool_name, v.kind, v.embedding::{cast} <=> (SELECT q FROM query)
+    FROM toolret_corpus_documents d
     LEFT JOIN LATERAL (  -- one row (the primary key); LIMIT keeps it a probe per document
         SELECT v.embedding, v.kind FROM toolret_vectors v
-        WHERE v.model_id = {model} AND v.doc_key = c.doc_key
+        WHERE v.model_id = {model} AND v.doc_key = d.doc_key
         LIMIT 1
     ) AS v ON true
+    WHERE d.corpus_id = (SELECT id FROM corpus) AND NOT (SELECT copied FROM corpus)
+      AND d.tool_name <> ALL ({skip}::text[])
     UNION ALL  -- the corpus's learned example vectors (toolret.feedback._store)
     SELECT l.tool_name, 'example', l.embedding::{cast} <=> (SELECT q FROM query)
     FROM toolret_learned_vectors l
     WHERE l.model_id = {model} AND l.corpus_hash = {corpus_hash}
-      AND l.tool_name IN (SELECT tool_name FROM members)
+      AND l.tool_name <> ALL ({skip}::text[])
+      AND EXISTS (SELECT FROM toolret_corpus_documents d
+                  WHERE d.corpus_id = (SELECT id FROM corpus) AND d.tool_name = l.tool_name)
       AND l.embedding::{cast} <=> (SELECT q FROM query) <= {LEARNED_MAX_DISTANCE}),
 tools AS MATERIALIZED ({tools})
 SELECT r.tool_name, r.distance, r.ranked, (SELECT published FROM corpus) AS published

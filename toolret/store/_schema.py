@@ -17,6 +17,9 @@ creates them and is the source of truth, this module mirrors it for queries):
   ``summarized`` the scores it has summary vectors for.
 - ``toolret_corpus_documents``: a corpus's documents in order, with the tool each belongs to.
   A table rather than an array so the request path can probe membership through an index.
+- ``toolret_corpus_vectors``: a small published corpus's documents again, each with its stored
+  kind and vector, keyed by corpus (``copied`` on its corpus row): its exact ranking reads them
+  in one index range scan instead of probing ``toolret_vectors`` per document.
 - ``toolret_summary_vectors`` and ``toolret_corpus_summaries``: per-tool vectors derived from
   the documents (``toolret.store._summaries``), whose best inner product with a query is the
   tool's blended score, and which belong to which tool of a corpus under which score. Each
@@ -31,6 +34,7 @@ from pgvector.sqlalchemy import VECTOR
 from sqlalchemy import (
     ARRAY,
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     ForeignKey,
@@ -47,6 +51,7 @@ __all__ = [
     "VERSION_TABLE",
     "corpora",
     "corpus_documents",
+    "corpus_vectors",
     "hnsw_index_name",
     "hnsw_index_sql",
     "metadata",
@@ -105,6 +110,7 @@ corpora = Table(
     Column("last_seen_at", DateTime(timezone=True), nullable=False),
     Column("published_at", DateTime(timezone=True)),
     Column("summarized", ARRAY(Text), nullable=False),
+    Column("copied", Boolean, nullable=False),
 )
 
 summary_vectors = Table(
@@ -124,6 +130,16 @@ corpus_documents = Table(
     Column("doc_key", Text, primary_key=True),
     Column("tool_name", Text, primary_key=True),
     Column("position", Integer, nullable=False),
+)
+
+corpus_vectors = Table(
+    "toolret_corpus_vectors",
+    metadata,
+    Column("corpus_id", BigInteger, ForeignKey("toolret_corpora.id"), primary_key=True),
+    Column("tool_name", Text, primary_key=True),
+    Column("doc_key", Text, primary_key=True),
+    Column("kind", Text, nullable=False),
+    Column("embedding", VECTOR(), nullable=False),
 )
 
 

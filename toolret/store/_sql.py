@@ -50,6 +50,7 @@ from toolret.store._statement import Placeholder
 from toolret.store._summaries import summary_count
 
 __all__ = [
+    "COPY_LIMIT",
     "EXACT_LIMIT",
     "EXACT_PARAMETERS",
     "FIRST_SCAN_PER_TOOL",
@@ -81,6 +82,14 @@ the faster. Reading the documents from the corpus rather than receiving them as 
 the crossover up from 500: on 549 documents (199 tools) the exact statement takes ~2.0 ms
 against the summary index's 3.2–4.1 ms with hybrid's hits, on 921 documents 6.8 ms against
 5.6 ms (a loaded 2-core machine; ``docs/decisions.md``, "The exact statement's limit")."""
+
+COPY_LIMIT = 1000
+"""Publishing a corpus of at most this many documents also copies its documents' vectors into
+``toolret_corpus_vectors``, keyed by corpus, so its exact ranking reads them in one index range
+scan instead of a probe of ``toolret_vectors`` per document (``toolret.store._member_sql``).
+Every catalog ranked exactly as a whole (``EXACT_LIMIT`` candidate documents) fits, with room
+for core tools; a larger corpus is ranked through the index, and a copy would double its
+vectors' storage for nothing (``docs/decisions.md``, "A copy of a small corpus's vectors")."""
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from toolret.store._schema import (
     summary_index_name,
     summary_index_sql,
 )
+from toolret.store._sql import COPY_LIMIT
 from toolret.store._summaries import ToolSummary, score_tag, summarize
 from toolret.store._types import CorpusIncompleteError, VectorRow
 
@@ -196,9 +197,11 @@ class StoreWrites(StorePool):
         Registers the corpus if needed; refuses (``CorpusIncompleteError``) if any document has
         no vector; moves its pending vectors into the served table; with a blended ``score``,
         writes its tools' summary vectors (``toolret.store._summaries``), so a large catalog is
-        ranked through them from the first request; gives each tool whose description is
-        unchanged the learned vectors it had (``corpus_sql.CARRY_LEARNED``). Returns False if
-        it was already published.
+        ranked through them from the first request; copies the vectors of a corpus of at most
+        ``COPY_LIMIT`` documents into its own rows (``corpus_sql.COPY_VECTORS``), which its
+        exact ranking reads in one scan; gives each tool whose description is unchanged the
+        learned vectors it had (``corpus_sql.CARRY_LEARNED``). Returns False if it was already
+        published.
         """
         async with self.transaction() as connection:
             await xact_lock(connection, "publish", model_id)
@@ -227,6 +230,8 @@ class StoreWrites(StorePool):
                 # Or the ranking query is planned for a model with no rows: an exact sort of
                 # the whole table instead of the HNSW index.
                 await connection.execute(text(corpus_sql.ANALYZE_SERVED))
+            if len(set(documents)) <= COPY_LIMIT:  # its exact ranking reads them in one scan
+                await connection.execute(text(corpus_sql.COPY_VECTORS), where)
             if score is not None and score.kind == "blend":
                 await self._summarize(connection, model_id, corpus_id, score)
             carried = {**where, "corpus": corpus_hash}

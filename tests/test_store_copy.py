@@ -1,0 +1,148 @@
+"""A small published corpus's vectors copied into its own rows (``toolret_corpus_vectors``,
+migration 0010): its exact ranking reads them in one scan, no ``toolret_vectors`` row per
+document, and returns what the per-document probes return."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.support.fixtures_pg import publish_random, synthetic_catalog, unit_vectors
+from toolret.store._read import member_statement
+from toolret.store._sql import COPY_LIMIT, CatalogQuery
+from toolret.store._types import CorpusIncompleteError
+from toolret.store._vector_store import VectorStore
+
+MODEL = "copy-model@384"
+
+
+def _rows(rows: list[Any]) -> list[tuple[Any, ...]]:
+    return sorted(tuple(row) for row in rows)
+
+
+def _loops(plan: dict[str, Any], relation: str) -> list[tuple[int, float]]:
+    """(loops, rows) of every node of ``plan`` that reads ``relation``."""
+    found = []
+    if plan.get("Relation Name") == relation:
+        found.append((plan["Actual Loops"], plan["Actual Rows"]))
+    for child in plan.get("Plans", ()):
+        found.extend(_loops(child, relation))
+    return found
+
+
+async def _ranked(connection: Any, query: CatalogQuery, probe: np.ndarray, named: list[str]) -> Any:
+    member = member_statement(MODEL, 384, query.score)
+    arguments = member.arguments(
+        query=probe,
+        corpus_hash=query.corpus_hash,
+        skip=sorted(query.core | query.outside),
+        limit=12,
+        named=named,
+    )
+    rows = await connection.fetch(member.sql, *arguments)
+    explained = await connection.fetchval(
+        "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) " + member.sql, *arguments
+    )
+    plans = json.loads(explained) if isinstance(explained, str) else explained  # a codec's
+    return rows, plans[0]["Plan"]
+
+
+async def test_a_published_small_corpus_is_ranked_from_its_copy_as_by_probes(
+    store: VectorStore,
+) -> None:
+    catalog = synthetic_catalog(40, examples=3, core=2)
+    rng = np.random.default_rng(31)
+    await publish_random(store, catalog, MODEL, rng)
+    probes = unit_vectors(rng, 3, 384)
+    cut = catalog.only([tool.name for tool in catalog.tools[:25]])  # a caller's allowed tools
+    whole = CatalogQuery.build(catalog, MODEL, "query")
+    proxied = await store.engine.raw_connection()
+    try:
+        connection = proxied.driver_connection
+        assert connection is not None
+        copied, documents = await connection.fetchrow(
+            "SELECT copied, documents FROM toolret_corpora WHERE corpus_hash = $1",
+            whole.corpus_hash,
+        )
+        assert copied
+        assert documents == len(catalog.documents("query")) <= COPY_LIMIT
+        count = "SELECT count(*) FROM toolret_corpus_vectors"
+        assert await connection.fetchval(count) == documents
+        # learned example vectors, at the first probe: a candidate's counts, a core tool's not
+        core = sorted(whole.core)[0]
+        learned = sorted(whole.candidates)[20]  # not named
+        for tool, key in ((learned, "l" * 64), (core, "m" * 64)):
+            await connection.execute(
+                "INSERT INTO toolret_learned_vectors "
+                "(model_id, corpus_hash, doc_key, tool_name, dimension, embedding) "
+                "VALUES ($1, $2, $3, $4, 384, $5)",
+                MODEL,
+                whole.corpus_hash,
+                key,
+                tool,
+                probes[0],
+            )
+        asked: dict[tuple[int, int], Any] = {}
+        for c, each in enumerate((catalog, cut)):
+            query = CatalogQuery.build(each, MODEL, "query")
+            named = sorted(query.candidates)[3:10]
+            for i, probe in enumerate(probes):
+                rows, plan = await _ranked(connection, query, probe, named)
+                assert len(rows) == 12 + len(named)
+                assert all(loops == 0 for loops, _ in _loops(plan, "toolret_vectors"))
+                assert _loops(plan, "toolret_corpus_vectors") == [(1, query.documents)]
+                asked[c, i] = rows
+        ranked = {row["tool_name"] for row in asked[0, 0] if row["ranked"]}
+        assert learned in ranked  # its learned vector is the probe itself
+        assert core not in {row["tool_name"] for rows in asked.values() for row in rows}
+
+        await connection.execute("UPDATE toolret_corpora SET copied = false")  # as before 0010
+        for c, each in enumerate((catalog, cut)):
+            query = CatalogQuery.build(each, MODEL, "query")
+            named = sorted(query.candidates)[3:10]
+            for i, probe in enumerate(probes):
+                rows, plan = await _ranked(connection, query, probe, named)
+                assert _rows(rows) == _rows(asked[c, i])
+                assert sum(loops for loops, _ in _loops(plan, "toolret_vectors")) > 0
+    finally:
+        proxied.close()
+
+
+async def test_a_corpus_past_the_copy_limit_or_refused_has_no_copy_and_gc_drops_it(
+    store: VectorStore,
+) -> None:
+    large = synthetic_catalog(COPY_LIMIT // 4 + 1, examples=3, prefix="large")
+    small = synthetic_catalog(10, prefix="small")
+    rng = np.random.default_rng(32)
+    await publish_random(store, large, MODEL, rng)
+    await publish_random(store, small, MODEL, rng)
+    incomplete = synthetic_catalog(11, prefix="small")  # small_10 has no vector
+    pairs = [(name, doc.key) for name, doc in incomplete.documents("query")]
+    with pytest.raises(CorpusIncompleteError):
+        await store.publish(MODEL, incomplete.corpus_hash(MODEL, "query"), pairs)
+
+    async def copies() -> dict[str, tuple[bool, int]]:
+        proxied = await store.engine.raw_connection()
+        try:
+            connection = proxied.driver_connection
+            assert connection is not None
+            rows = await connection.fetch(
+                "SELECT c.corpus_hash, c.copied, count(v.corpus_id) FROM toolret_corpora c "
+                "LEFT JOIN toolret_corpus_vectors v ON v.corpus_id = c.id GROUP BY c.id"
+            )
+        finally:
+            proxied.close()
+        return {row[0]: (row[1], row[2]) for row in rows}
+
+    hashes = [each.corpus_hash(MODEL, "query") for each in (large, small, incomplete)]
+    assert len(large.documents("query")) > COPY_LIMIT
+    assert await copies() == {
+        hashes[0]: (False, 0),
+        hashes[1]: (True, len(small.documents("query"))),
+    }  # the refused publication left neither its corpus row nor a copy
+    await store.gc(timedelta(0))
+    assert await copies() == {}
