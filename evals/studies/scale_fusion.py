@@ -310,10 +310,12 @@ def _report(measured: Sequence[Measured], turns: Turns) -> str:
         f"**{chosen or 'none'}**"
     )
     if CONFIRM and chosen is not None:
-        holds = _eligible(measured, chosen, "B")
+        within = _worst(measured, chosen, "B")[0] >= -MAX_LOSS
+        kept = _gain(measured, chosen, "B") >= KEEP * _gain(measured, TODAY, "B")
         fewer = _pooled(turns, chosen, "B")[0] < _pooled(turns, TODAY, "B")[0]
         verdict += (
-            f"; on B it {'passes' if holds else 'does NOT pass'} the rule and the gain, and "
+            f"; on B it {'passes' if within else 'FAILS'} the rule, "
+            f"{'keeps' if kept else 'does NOT keep'} {KEEP:.0%} of the gain and "
             f"loses {'fewer' if fewer else 'NOT fewer'} cases than today's opt-in"
         )
     client = ["", "What the client needs, per family:", ""]
