@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from toolret._profile import ToolScore
 from toolret.store._schema import sql_literal, vector_cast
-from toolret.store._sparse_sql import latent_score
-from toolret.store._sql import LEARNED_MAX_DISTANCE, blend_distance, query_vector
+from toolret.store._sparse_sql import sparse_ranked
+from toolret.store._sql import LEARNED_MAX_DISTANCE, query_vector
 from toolret.store._statement import Placeholder
 
 __all__ = ["MEMBER_SPARSE_PARAMETERS", "member_sparse_sql"]
@@ -57,8 +57,9 @@ def member_sparse_sql(
     query = query_vector(dimension, p)
     sparse = f"{p('sparse_query')}::sparsevec({int(sparse_dimension)})"
     corpus_hash, skip = p("corpus_hash"), p("skip")
-    dense = "min(distance)" if score.kind == "max" else blend_distance(score)
-    order = f"distance - {p('sparse_weight')}::float8 * coalesce(latent, 0), tool_name"
+    ranked = sparse_ranked(
+        score, p, published="(SELECT published FROM corpus)", ready="(SELECT ok FROM corpus)"
+    )
     return f"""
 WITH query AS MATERIALIZED (SELECT {query} AS q, {sparse} AS s),
 corpus AS MATERIALIZED (
@@ -90,22 +91,4 @@ scored AS MATERIALIZED (
     WHERE l.model_id = {model} AND l.corpus_hash = {corpus_hash}
       AND l.tool_name IN (SELECT tool_name FROM members)
       AND l.embedding::{cast} <=> (SELECT q FROM query) <= {LEARNED_MAX_DISTANCE}),
-tools AS MATERIALIZED (
-    SELECT tool_name, {dense} AS distance, {latent_score(score)} AS latent,
-           bool_and(distance IS NOT NULL) AS complete
-    FROM (SELECT *,
-                 row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n,
-                 row_number() OVER (PARTITION BY tool_name, kind ORDER BY latent DESC NULLS LAST)
-                     AS m
-          FROM scored) AS s
-    GROUP BY tool_name)
-SELECT r.tool_name, r.distance, r.latent, r.ranked,
-       (SELECT published FROM corpus) AS published, (SELECT ok FROM corpus) AS ready
-FROM ((SELECT tool_name, distance, latent, true AS ranked FROM tools WHERE complete
-       ORDER BY {order} LIMIT {p("limit")})
-      UNION ALL
-      (SELECT tool_name, distance, latent, false FROM tools
-       WHERE complete AND tool_name = ANY ({p("named")}::text[]))
-      UNION ALL
-      (SELECT tool_name, NULL, NULL, true FROM tools WHERE NOT complete)) AS r
-"""
+{ranked}"""

@@ -29,6 +29,7 @@ __all__ = [
     "SCAN_PARAMETERS",
     "exact_sparse_sql",
     "latent_score",
+    "sparse_ranked",
     "sparse_scan_sql",
 ]
 
@@ -62,6 +63,34 @@ def latent_score(score: ToolScore) -> str:
     return f"coalesce({weight!r} * {description} + {1 - weight!r} * {examples}, {description})"
 
 
+def sparse_ranked(score: ToolScore, p: Placeholder, *, published: str, ready: str) -> str:
+    """The exact sparse statements' shared tail, over rows ``(tool_name, kind, distance,
+    latent)`` named ``scored``: each tool's dense and sparse scores, then the rows ``(tool_name,
+    distance, latent, ranked, published, ready)``: the ``limit`` best complete tools by dense +
+    weight x sparse, the named complete ones (not ``ranked``), every incomplete one with NULLs.
+    ``published`` and ``ready`` are the statement's own expressions for its corpus."""
+    dense = "min(distance)" if score.kind == "max" else blend_distance(score)
+    order = f"distance - {p('sparse_weight')}::float8 * coalesce(latent, 0), tool_name"
+    return f"""tools AS MATERIALIZED (
+    SELECT tool_name, {dense} AS distance, {latent_score(score)} AS latent,
+           bool_and(distance IS NOT NULL) AS complete
+    FROM (SELECT *,
+                 row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n,
+                 row_number() OVER (PARTITION BY tool_name, kind ORDER BY latent DESC NULLS LAST)
+                     AS m
+          FROM scored) AS s
+    GROUP BY tool_name)
+SELECT r.tool_name, r.distance, r.latent, r.ranked, {published} AS published, {ready} AS ready
+FROM ((SELECT tool_name, distance, latent, true AS ranked FROM tools WHERE complete
+       ORDER BY {order} LIMIT {p("limit")})
+      UNION ALL
+      (SELECT tool_name, distance, latent, false FROM tools
+       WHERE complete AND tool_name = ANY ({p("named")}::text[]))
+      UNION ALL
+      (SELECT tool_name, NULL, NULL, true FROM tools WHERE NOT complete)) AS r
+"""
+
+
 def _sparse(dimension: int, p: Placeholder) -> str:
     return f"{p('sparse_query')}::sparsevec({int(dimension)})"
 
@@ -90,8 +119,8 @@ def exact_sparse_sql(
     cast = vector_cast(dimension)
     query, sparse = query_vector(dimension, p), _sparse(sparse_dimension, p)
     tools_of, keys, corpus_hash = p("tools"), p("keys"), p("corpus_hash")
-    dense = "min(distance)" if score.kind == "max" else blend_distance(score)
-    order = f"distance - {p('sparse_weight')}::float8 * coalesce(latent, 0), tool_name"
+    published = f"""(SELECT c.published_at IS NOT NULL FROM toolret_corpora c
+        WHERE c.model_id = {model} AND c.corpus_hash = {corpus_hash})"""
     return f"""
 WITH query AS MATERIALIZED (SELECT {query} AS q, {sparse} AS s),
 ready AS MATERIALIZED (SELECT {_ready(model, head_name, corpus_hash)} AS ok),
@@ -114,27 +143,7 @@ scored AS MATERIALIZED (
     WHERE l.model_id = {model} AND l.corpus_hash = {corpus_hash}
       AND l.tool_name = ANY ({tools_of}::text[])
       AND l.embedding::{cast} <=> (SELECT q FROM query) <= {LEARNED_MAX_DISTANCE}),
-tools AS MATERIALIZED (
-    SELECT tool_name, {dense} AS distance, {latent_score(score)} AS latent,
-           bool_and(distance IS NOT NULL) AS complete
-    FROM (SELECT *,
-                 row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n,
-                 row_number() OVER (PARTITION BY tool_name, kind ORDER BY latent DESC NULLS LAST)
-                     AS m
-          FROM scored) AS s
-    GROUP BY tool_name)
-SELECT r.tool_name, r.distance, r.latent, r.ranked,
-       (SELECT c.published_at IS NOT NULL FROM toolret_corpora c
-        WHERE c.model_id = {model} AND c.corpus_hash = {corpus_hash}) AS published,
-       (SELECT ok FROM ready) AS ready
-FROM ((SELECT tool_name, distance, latent, true AS ranked FROM tools WHERE complete
-       ORDER BY {order} LIMIT {p("limit")})
-      UNION ALL
-      (SELECT tool_name, distance, latent, false FROM tools
-       WHERE complete AND tool_name = ANY ({p("named")}::text[]))
-      UNION ALL
-      (SELECT tool_name, NULL, NULL, true FROM tools WHERE NOT complete)) AS r
-"""
+{sparse_ranked(score, p, published=published, ready="(SELECT ok FROM ready)")}"""
 
 
 def sparse_scan_sql(
