@@ -4,6 +4,7 @@ document, and returns what the per-document probes return."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import timedelta
 from typing import Any
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 
 from tests.support.fixtures_pg import publish_random, synthetic_catalog, unit_vectors
+from toolret.store._migrate import downgrade_database, upgrade_database
 from toolret.store._read import member_statement
 from toolret.store._sql import COPY_LIMIT, CatalogQuery
 from toolret.store._types import CorpusIncompleteError
@@ -146,3 +148,40 @@ async def test_a_corpus_past_the_copy_limit_or_refused_has_no_copy_and_gc_drops_
     }  # the refused publication left neither its corpus row nor a copy
     await store.gc(timedelta(0))
     assert await copies() == {}
+
+
+async def test_a_database_one_migration_behind_publishes_and_ranks_without_copies(
+    database_url: str,
+) -> None:
+    """Before migration 0010 (the application upgraded before the database): a corpus is
+    published without a copy and ranked by probes, instead of every selection falling open on
+    the missing table; once migrated, the same corpus is ranked from the copy 0010 made of it,
+    with the same scores."""
+    catalog = synthetic_catalog(30, examples=2, core=1)
+    query = CatalogQuery.build(catalog, MODEL, "query")
+    probe = unit_vectors(np.random.default_rng(33), 1, 384)[0]
+    await asyncio.to_thread(downgrade_database, database_url, "0009")
+    behind = VectorStore.from_url(database_url)
+    try:
+        await publish_random(behind, catalog, MODEL, np.random.default_rng(34))
+        ranked = await behind.rank(query, probe, limit=8)
+    finally:
+        await behind.aclose()
+    assert behind.copies is False
+
+    await asyncio.to_thread(upgrade_database, database_url)
+    migrated = VectorStore.from_url(database_url)
+    try:
+        copied = await migrated.rank(query, probe, limit=8)
+        assert migrated.copies is True
+        proxied = await migrated.engine.raw_connection()
+        try:
+            connection = proxied.driver_connection
+            assert connection is not None
+            assert await connection.fetchval("SELECT bool_and(copied) FROM toolret_corpora")
+        finally:
+            proxied.close()
+    finally:
+        await migrated.aclose()
+    assert list(ranked.scores) == list(copied.scores)
+    assert np.allclose(list(ranked.scores.values()), list(copied.scores.values()), atol=1e-6)

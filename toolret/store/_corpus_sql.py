@@ -15,6 +15,7 @@ __all__ = [
     "CORPUS_SUMMARY_COLUMNS",
     "GC_CORPORA",
     "GC_SUMMARY_VECTORS",
+    "HAS_COPIES",
     "HAS_SUMMARIES",
     "INSERT_MEMBERSHIP",
     "IS_PUBLISHED",
@@ -133,6 +134,10 @@ UPDATE toolret_corpora SET copied = true WHERE id = :id
 """Copy corpus ``:id``'s documents' served vectors into its own rows (``toolret_corpus_vectors``),
 with each document's stored kind, and mark it copied: run at publication, after its pending
 vectors are served (so every document has one), for a corpus within ``COPY_LIMIT``."""
+
+HAS_COPIES = "SELECT to_regclass('toolret_corpus_vectors') IS NOT NULL"
+"""Whether the database has migration 0010's copies: a database one migration behind has none,
+and its corpora are ranked by probes and published without a copy (``StorePool.copies``)."""
 
 MARK_PUBLISHED = (
     "UPDATE toolret_corpora SET published_at = now(), last_seen_at = now() WHERE id = :id"

@@ -37,31 +37,39 @@ MEMBER_PARAMETERS = ("query", "corpus_hash", "skip", "limit", "named")
 not candidates, how many ranked tools to return, the tools whose scores must come back too."""
 
 
-def member_sql(model_id: str, dimension: int, score: ToolScore, p: Placeholder) -> str:
+def member_sql(
+    model_id: str, dimension: int, score: ToolScore, p: Placeholder, *, copies: bool = True
+) -> str:
     """Rank a registered corpus's candidate documents exactly (parameters:
     ``MEMBER_PARAMETERS``).
 
     Rows ``(tool_name, distance, ranked, published)``: the ``limit`` nearest complete tools
     (``ranked``), the named complete tools (not ``ranked``; possibly again), then every
     incomplete tool with a NULL distance; ``published`` says whether the corpus is published.
-    No rows when the corpus is not registered.
+    No rows when the corpus is not registered. Without ``copies`` (a database before migration
+    0010) it reads no copy: every document is probed.
     """
     model = sql_literal(model_id)
     cast = vector_cast(dimension)
     query, corpus_hash, skip = query_vector(dimension, p), p("corpus_hash"), p("skip")
     tools = tool_distances(score)
-    return f"""
-WITH query AS MATERIALIZED (SELECT {query} AS q),
-corpus AS MATERIALIZED (
-    SELECT c.id, c.published_at IS NOT NULL AS published, c.copied FROM toolret_corpora c
-    WHERE c.model_id = {model} AND c.corpus_hash = {corpus_hash}),
-scored AS MATERIALIZED (
+    copied, copy = "false", ""
+    if copies:
+        copied = "c.copied"
+        copy = f"""
     SELECT c.tool_name, c.kind, c.embedding::{cast} <=> (SELECT q FROM query) AS distance
     FROM toolret_corpus_vectors c  -- a copied corpus: its vectors in its rows, one range scan
     WHERE c.corpus_id = (SELECT id FROM corpus) AND (SELECT copied FROM corpus)
       AND c.tool_name <> ALL ({skip}::text[])
-    UNION ALL  -- any other: each document's vector, probed by key
-    SELECT d.tool_name, v.kind, v.embedding::{cast} <=> (SELECT q FROM query)
+    UNION ALL  -- any other: each document's vector, probed by key"""
+    return f"""
+WITH query AS MATERIALIZED (SELECT {query} AS q),
+corpus AS MATERIALIZED (
+    SELECT c.id, c.published_at IS NOT NULL AS published, {copied} AS copied
+    FROM toolret_corpora c
+    WHERE c.model_id = {model} AND c.corpus_hash = {corpus_hash}),
+scored AS MATERIALIZED ({copy}
+    SELECT d.tool_name, v.kind, v.embedding::{cast} <=> (SELECT q FROM query) AS distance
     FROM toolret_corpus_documents d
     LEFT JOIN LATERAL (  -- one row (the primary key); LIMIT keeps it a probe per document
         SELECT v.embedding, v.kind FROM toolret_vectors v

@@ -122,6 +122,11 @@ class StorePool:
         )
         self._indexed_models: set[tuple[str, int]] = set()
         self._schema_reported = False
+        self.copies: bool | None = None
+        """Whether the database has migration 0010's per-corpus copies of small corpora's
+        vectors (``toolret_corpus_vectors``): read once, at the first ranking or publication
+        that needs to know. Without them (a database one migration behind) corpora are ranked by
+        a probe per document and published without a copy; nothing falls open for it."""
         # What a failed connect raises through the pool: the dialect's DB-API errors, which
         # SQLAlchemy wraps only on its own Connection, not on a raw pool checkout.
         self._connect_errors = (SQLAlchemyError, engine.dialect.loaded_dbapi.Error, *DISCONNECTS)

@@ -18,6 +18,7 @@ from toolret._profile import ToolScore
 from toolret.embedders._base import Vector
 from toolret.errors import NotIndexedError, SchemaMissingError
 from toolret.store._companion_sql import COUNTS, HAS_TABLE
+from toolret.store._corpus_sql import HAS_COPIES
 from toolret.store._member_sql import MEMBER_PARAMETERS, member_sql
 from toolret.store._pool import SCHEMA_FIX, StorePool
 from toolret.store._sparse_read import SparseQuery, rank_with_sparse
@@ -123,7 +124,9 @@ class StoreReads(StorePool):
                     extra = (r for r in rows if not r["ranked"] and r["distance"] is not None)
                     scores.update((r["tool_name"], 1.0 - r["distance"]) for r in extra)
                 return StoreRanking(scores, (), published=True)
-        member = member_statement(query.model_id, dimension, query.score)
+        if self.copies is None:  # a database before migration 0010 has no copies
+            self.copies = bool(await connection.fetchval(HAS_COPIES))
+        member = member_statement(query.model_id, dimension, query.score, self.copies)
         rows = await connection.fetch(
             member.sql,
             *member.arguments(
@@ -234,6 +237,11 @@ def ranking_statement(
 
 
 @lru_cache(maxsize=64)
-def member_statement(model_id: str, dimension: int, score: ToolScore) -> Statement:
-    """The exact statement over a registered corpus's own documents (``member_sql``)."""
-    return statement(MEMBER_PARAMETERS, lambda p: member_sql(model_id, dimension, score, p))
+def member_statement(
+    model_id: str, dimension: int, score: ToolScore, copies: bool = True
+) -> Statement:
+    """The exact statement over a registered corpus's own documents (``member_sql``; without
+    ``copies``, for a database before migration 0010)."""
+    return statement(
+        MEMBER_PARAMETERS, lambda p: member_sql(model_id, dimension, score, p, copies=copies)
+    )

@@ -230,7 +230,9 @@ class StoreWrites(StorePool):
                 # Or the ranking query is planned for a model with no rows: an exact sort of
                 # the whole table instead of the HNSW index.
                 await connection.execute(text(corpus_sql.ANALYZE_SERVED))
-            if len(set(documents)) <= COPY_LIMIT:  # its exact ranking reads them in one scan
+            if self.copies is None:  # a database before migration 0010 has no copies
+                self.copies = bool(await connection.scalar(text(corpus_sql.HAS_COPIES)))
+            if self.copies and len(set(documents)) <= COPY_LIMIT:  # ranked in one scan
                 await connection.execute(text(corpus_sql.COPY_VECTORS), where)
             if score is not None and score.kind == "blend":
                 await self._summarize(connection, model_id, corpus_id, score)
