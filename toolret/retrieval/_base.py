@@ -236,9 +236,18 @@ class Retriever(ABC):
         """Companions read from a store; the in-memory retriever has none."""
         return NO_COMPANIONS
 
+    def _companions_at_hand(self, catalog: Catalog) -> Companions | None:
+        """What ``companions(catalog)`` would return at once, where a retriever knows it
+        without waiting (the client: given, off, or read recently); None: ask ``companions``."""
+        return None
+
     async def _rank_with_companions(self, catalog: Catalog, text: str, k: int) -> Ranking:
         """``rank``, its ``k`` places shared with the best ranked tools' companions; the
-        companions are read while the message is ranked."""
+        companions are read while the message is ranked, unless they are at hand (the usual
+        case: then no task is spawned, which the healthy path would pay for)."""
+        at_hand = self._companions_at_hand(catalog)
+        if at_hand is not None:
+            return with_companions(catalog, await self.rank(catalog, text, k), k, at_hand)
         ranking, companions = await asyncio.gather(
             self.rank(catalog, text, k), self.companions(catalog)
         )

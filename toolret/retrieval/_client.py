@@ -201,9 +201,12 @@ class ToolRetrievalClient(Retriever):
         if reused is not None:
             return reused
         profile = profile_of(embedder)
-        vector, sparse = await together(  # the passes overlap: toolret.retrieval._overlap
-            self._embed(embedder, text), self._sparse_query(catalog, embedder, text, profile)
-        )
+        if sparse_head_of(embedder) is None:  # one pass: no tasks to overlap it with
+            vector, sparse = await self._embed(embedder, text), None
+        else:
+            vector, sparse = await together(  # the passes overlap: toolret.retrieval._overlap
+                self._embed(embedder, text), self._sparse_query(catalog, embedder, text, profile)
+            )
         complete = True
 
         async def fetch(include: Sequence[str]) -> Ranking:  # the one statement, timed, traced
@@ -258,6 +261,13 @@ class ToolRetrievalClient(Retriever):
         if not self._settings.companions or self._closed:
             return NO_COMPANIONS
         return await self._companion_cache.get(catalog)
+
+    def _companions_at_hand(self, catalog: Catalog) -> Companions | None:
+        if self._companions is not None:
+            return self._companions
+        if not self._settings.companions or self._closed:
+            return NO_COMPANIONS
+        return self._companion_cache.fresh(catalog)
 
     async def _read_companions(self, catalog: Catalog) -> Companions:
         with self._calling_store():
