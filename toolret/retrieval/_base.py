@@ -49,7 +49,7 @@ from toolret.retrieval._breaker import Breaker, breaker_for, waiting_on
 from toolret.retrieval._companions import NO_COMPANIONS, Companions, with_companions
 from toolret.retrieval._fail_open_log import FailOpenLog
 from toolret.retrieval._lexical import catalog_index
-from toolret.retrieval._metrics import record_selection, tracer
+from toolret.retrieval._metrics import record_selection, span
 from toolret.retrieval._reuse import REUSE_SECONDS, RecentSelections
 from toolret.retrieval._selection import (
     MAX_DISCOVERED_TOOLS,
@@ -166,7 +166,7 @@ class Retriever(ABC):
         """
         catalog = catalog.only(allowed)
         k = self.k if k is None else k
-        with tracer.start_as_current_span("toolret.select") as span:
+        with span("toolret.select") as traced:
             selection = await select_guarded(
                 catalog,
                 message,
@@ -178,11 +178,12 @@ class Retriever(ABC):
                 recent=self._selections,
                 fail_open_log=self._fail_open_log,
             )
-            span.set_attribute("toolret.catalog.tools", len(catalog))
-            span.set_attribute("toolret.k", k)
-            span.set_attribute("toolret.mode", selection.mode.value)
-            span.set_attribute("toolret.reason", selection.reason.value if selection.reason else "")
-            span.set_attribute("toolret.tools_bound", len(selection.tools))
+            traced.set_attribute("toolret.catalog.tools", len(catalog))
+            traced.set_attribute("toolret.k", k)
+            traced.set_attribute("toolret.mode", selection.mode.value)
+            reason = selection.reason.value if selection.reason else ""
+            traced.set_attribute("toolret.reason", reason)
+            traced.set_attribute("toolret.tools_bound", len(selection.tools))
         record_selection(selection)
         return selection
 
