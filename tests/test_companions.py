@@ -323,6 +323,31 @@ async def test_a_failed_read_gives_none_logged_once_and_is_tried_again_later(
     assert "tools used together are read again" in caplog.text
 
 
+async def test_companions_at_hand_are_what_a_read_would_return_until_they_expire() -> None:
+    """``fresh`` (what a selection uses without spawning a read) answers exactly when ``get``
+    would answer without reading, with what it would return."""
+    catalog = crm_catalog()
+    now = [0.0]
+    counts = Companions.from_turns(2 * [["create_task", "send_email"]])
+    reads: list[object] = []
+
+    async def read(_: object) -> Companions:
+        reads.append(_)
+        return counts
+
+    cache = CompanionCache(read, wait=5.0, refresh=60.0, clock=lambda: now[0])
+    assert cache.fresh(catalog) is None  # never read
+    assert await cache.get(catalog) is counts
+    assert cache.fresh(catalog) is counts
+    now[0] += 59.0
+    assert cache.fresh(catalog) is counts
+    assert len(reads) == 1
+    now[0] += 1.0
+    assert cache.fresh(catalog) is None  # expired: the next get reads again
+    assert await cache.get(catalog) is counts
+    assert len(reads) == 2
+
+
 def _plain(store: VectorStore) -> str:
     return store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
 

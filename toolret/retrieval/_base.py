@@ -49,7 +49,7 @@ from toolret.retrieval._breaker import Breaker, breaker_for, waiting_on
 from toolret.retrieval._companions import NO_COMPANIONS, Companions, with_companions
 from toolret.retrieval._fail_open_log import FailOpenLog
 from toolret.retrieval._lexical import catalog_index
-from toolret.retrieval._metrics import record_selection, tracer
+from toolret.retrieval._metrics import record_selection, span
 from toolret.retrieval._reuse import REUSE_SECONDS, RecentSelections
 from toolret.retrieval._selection import (
     MAX_DISCOVERED_TOOLS,
@@ -166,7 +166,7 @@ class Retriever(ABC):
         """
         catalog = catalog.only(allowed)
         k = self.k if k is None else k
-        with tracer.start_as_current_span("toolret.select") as span:
+        with span("toolret.select") as traced:
             selection = await select_guarded(
                 catalog,
                 message,
@@ -178,11 +178,12 @@ class Retriever(ABC):
                 recent=self._selections,
                 fail_open_log=self._fail_open_log,
             )
-            span.set_attribute("toolret.catalog.tools", len(catalog))
-            span.set_attribute("toolret.k", k)
-            span.set_attribute("toolret.mode", selection.mode.value)
-            span.set_attribute("toolret.reason", selection.reason.value if selection.reason else "")
-            span.set_attribute("toolret.tools_bound", len(selection.tools))
+            traced.set_attribute("toolret.catalog.tools", len(catalog))
+            traced.set_attribute("toolret.k", k)
+            traced.set_attribute("toolret.mode", selection.mode.value)
+            reason = selection.reason.value if selection.reason else ""
+            traced.set_attribute("toolret.reason", reason)
+            traced.set_attribute("toolret.tools_bound", len(selection.tools))
         record_selection(selection)
         return selection
 
@@ -236,9 +237,18 @@ class Retriever(ABC):
         """Companions read from a store; the in-memory retriever has none."""
         return NO_COMPANIONS
 
+    def _companions_at_hand(self, catalog: Catalog) -> Companions | None:
+        """What ``companions(catalog)`` would return at once, where a retriever knows it
+        without waiting (the client: given, off, or read recently); None: ask ``companions``."""
+        return None
+
     async def _rank_with_companions(self, catalog: Catalog, text: str, k: int) -> Ranking:
         """``rank``, its ``k`` places shared with the best ranked tools' companions; the
-        companions are read while the message is ranked."""
+        companions are read while the message is ranked, unless they are at hand (the usual
+        case: then no task is spawned, which the healthy path would pay for)."""
+        at_hand = self._companions_at_hand(catalog)
+        if at_hand is not None:
+            return with_companions(catalog, await self.rank(catalog, text, k), k, at_hand)
         ranking, companions = await asyncio.gather(
             self.rank(catalog, text, k), self.companions(catalog)
         )

@@ -49,12 +49,12 @@ from toolret.retrieval._companions import (
 )
 from toolret.retrieval._hybrid import rank_hybrid
 from toolret.retrieval._lexical import hybrid_weight
-from toolret.retrieval._metrics import record_step, tracer
+from toolret.retrieval._metrics import record_step, span
 from toolret.retrieval._overlap import together
 from toolret.retrieval._reuse import RecentRankings
 from toolret.retrieval._selection import TIE_SLACK, Ranking, Selection
 from toolret.retrieval._signals import ScoreParts
-from toolret.retrieval._sparse import sparse_query_within, sparse_weight
+from toolret.retrieval._sparse import sparse_in_use, sparse_query_within, sparse_weight
 from toolret.retrieval._transcript import reported_message
 from toolret.store._read import SparseQuery
 from toolret.store._sql import EXACT_LIMIT, CatalogQuery
@@ -201,19 +201,23 @@ class ToolRetrievalClient(Retriever):
         if reused is not None:
             return reused
         profile = profile_of(embedder)
-        vector, sparse = await together(  # the passes overlap: toolret.retrieval._overlap
-            self._embed(embedder, text), self._sparse_query(catalog, embedder, text, profile)
-        )
+        if sparse_head_of(embedder) is None or not sparse_in_use(catalog, profile):
+            # one pass (the sparse one could only return None): no tasks to overlap it with
+            vector, sparse = await self._embed(embedder, text), None
+        else:
+            vector, sparse = await together(  # the passes overlap: toolret.retrieval._overlap
+                self._embed(embedder, text), self._sparse_query(catalog, embedder, text, profile)
+            )
         complete = True
 
         async def fetch(include: Sequence[str]) -> Ranking:  # the one statement, timed, traced
             nonlocal complete
             started = time.perf_counter()
             try:
-                with tracer.start_as_current_span("toolret.rank_sql") as span:
-                    span.set_attribute("toolret.model_id", query.model_id)
-                    span.set_attribute("toolret.corpus_hash", query.corpus_hash)
-                    span.set_attribute("toolret.documents", query.documents)
+                with span("toolret.rank_sql") as traced:
+                    traced.set_attribute("toolret.model_id", query.model_id)
+                    traced.set_attribute("toolret.corpus_hash", query.corpus_hash)
+                    traced.set_attribute("toolret.documents", query.documents)
                     with self._calling_store():
                         centring = (
                             await self._centrings.get(catalog, embedder, query)
@@ -258,6 +262,13 @@ class ToolRetrievalClient(Retriever):
         if not self._settings.companions or self._closed:
             return NO_COMPANIONS
         return await self._companion_cache.get(catalog)
+
+    def _companions_at_hand(self, catalog: Catalog) -> Companions | None:
+        if self._companions is not None:
+            return self._companions
+        if not self._settings.companions or self._closed:
+            return NO_COMPANIONS
+        return self._companion_cache.fresh(catalog)
 
     async def _read_companions(self, catalog: Catalog) -> Companions:
         with self._calling_store():
@@ -399,13 +410,13 @@ class ToolRetrievalClient(Retriever):
         return f"<ToolRetrievalClient {self.store!r} {self.mode} k={self.k} {state}>"
 
 
-async def _embedding(span: str, failed: str, call: Callable[[], Awaitable[T]]) -> T:
-    """``call()``, one embedding of the request path: traced as ``span``, timed as its "embed"
+async def _embedding(name: str, failed: str, call: Callable[[], Awaitable[T]]) -> T:
+    """``call()``, one embedding of the request path: traced as ``name``, timed as its "embed"
     step, and any error but an EmbedderError, a cancellation or a timeout raised as an
     EmbedderError starting with ``failed``."""
     started = time.perf_counter()
     try:
-        with tracer.start_as_current_span(span):
+        with span(name):
             return await call()
     except (EmbedderError, asyncio.CancelledError, TimeoutError):
         raise

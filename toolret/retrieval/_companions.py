@@ -322,6 +322,14 @@ class CompanionCache:
         self._entries: weakref.WeakKeyDictionary[Catalog, _Entry] = weakref.WeakKeyDictionary()
         self._failing = False
 
+    def fresh(self, catalog: Catalog) -> Companions | None:
+        """The catalog's companions if they need no read now (what ``get`` would return at
+        once), else None."""
+        entry = self._entries.get(catalog)
+        if entry is None or self._clock() >= entry.expires:
+            return None
+        return entry.companions
+
     async def get(self, catalog: Catalog) -> Companions:
         """The catalog's companions; never raises."""
         entry = self._entries.get(catalog)

@@ -101,10 +101,16 @@ class BM25Index:
         self._bm25 = bm25s.BM25(k1=K1, b=B)
         # bm25s rejects an empty document; a sentinel token keeps positions aligned.
         self._bm25.index([doc or ["\x00"] for doc in corpus], show_progress=False)
+        self._last: tuple[str, tuple[str, ...]] = ("", ())
 
     def informative(self, query: str) -> list[str]:
-        """The words of ``query`` that can score: informative words of this catalog."""
-        return [token for token in tokenize(query) if token in self.vocabulary]
+        """The words of ``query`` that can score: informative words of this catalog. The last
+        query's are kept: a selection asks twice (its lexical weight, then its evidence)."""
+        last = self._last
+        if last[0] != query:
+            words = tuple(token for token in tokenize(query) if token in self.vocabulary)
+            last = self._last = (query, words)
+        return list(last[1])
 
     def words(self, query: str) -> int:
         """How many distinct informative words ``query`` holds: what hybrid's lexical weight

@@ -214,8 +214,15 @@ def narrow(catalog: Catalog, ranking: Ranking, k: int) -> Selection:
     reason = Reason.PARTLY_INDEXED if unranked else None
     added = {name: anchor for name, anchor in ranking.companions.items() if name in picked}
     parts = by_tool(ranking.parts, scores)
-    narrowed = Selection(catalog.subset(names), Mode.NARROWED, reason, scores, unranked)
-    return dataclasses.replace(narrowed, companions=added, signals=parts)
+    return Selection(
+        catalog.subset(names),
+        Mode.NARROWED,
+        reason,
+        scores,
+        unranked,
+        companions=added,
+        signals=parts,
+    )
 
 
 RankFunction = Callable[[str], Awaitable[Ranking]]

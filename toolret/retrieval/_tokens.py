@@ -102,9 +102,24 @@ def tool_json(tool: Tool) -> str:
     return json.dumps(definition, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
+_CACHED = 8192
+_by_identity: dict[int, tuple[Tool, int, str, int]] = {}
+"""The same counts by the tool object's identity: a look-up without hashing the tool's fields
+(every selection counts the tools it sends). An entry holds its tool, so no other object can
+take that id while it is there, and names its tokenizer."""
+
+
 def tool_tokens(tool: Tool) -> int:
     """Tokens of one tool's definition (cached per tool and parameter schema)."""
-    return _tool_tokens(tool, id(tool.input_schema))
+    schema, name = id(tool.input_schema), _name
+    hit = _by_identity.get(id(tool))
+    if hit is not None and hit[0] is tool and hit[1] == schema and hit[2] == name:
+        return hit[3]
+    count = _tool_tokens(tool, schema)
+    if len(_by_identity) >= _CACHED:
+        _by_identity.clear()
+    _by_identity[id(tool)] = (tool, schema, name, count)
+    return count
 
 
 @lru_cache(maxsize=8192)
