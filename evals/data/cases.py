@@ -21,6 +21,7 @@ language), and every scenario is in one of two halves, recorded in ``_SCENARIOS`
 
 A third value, ``FRESH``, marks the fresh held-back set (``evals.data.fresh``): held back like
 ``HELD``, never tuned on, but kept out of ``CASES`` and so out of the gate and every study.
+A fourth, ``FRESH2``, marks a second one written the same way (``evals.data.fresh2``).
 
 The split is by scenario, so a case and its translations or near-equivalents sit in the same
 half: tuning on one cannot lift the other. A scenario may move from held-back to tuning (when a
@@ -53,6 +54,7 @@ from evals.data.cases_tr import ROWS as TR
 __all__ = [
     "CASES",
     "FRESH",
+    "FRESH2",
     "HELD",
     "LANGUAGES",
     "OFF_TOPIC",
@@ -67,7 +69,7 @@ __all__ = [
 LANGUAGES = ("en", "ar", "tr")
 """The languages that have cases; every non-core tool needs a case in each."""
 
-Split = Literal["tune", "held", "fresh"]
+Split = Literal["tune", "held", "fresh", "fresh2"]
 TUNE: Split = "tune"
 """The tuning half: what descriptions, examples and ranking choices may be fitted to."""
 HELD: Split = "held"
@@ -75,6 +77,9 @@ HELD: Split = "held"
 FRESH: Split = "fresh"
 """The fresh held-back set (``evals.data.fresh.FRESH_CASES``, not in ``CASES``): written before
 anything was measured on it, reported only, never tuned on, not gated."""
+FRESH2: Split = "fresh2"
+"""The second fresh held-back set (``evals.data.fresh2.FRESH2_CASES``, not in ``CASES``): like
+``FRESH``, written before anything was measured on it, once ``FRESH`` had been read twice."""
 SPLITS: tuple[Split, ...] = (TUNE, HELD)
 
 

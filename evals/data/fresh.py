@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from evals.data.cases import FRESH, LANGUAGES, Case
+from evals.data.cases import FRESH, LANGUAGES, Case, Split
 from evals.data.fresh_ar import ROWS as AR
 from evals.data.fresh_en import ROWS as EN
 from evals.data.fresh_tr import ROWS as TR
@@ -46,20 +46,23 @@ LABEL = f"held-back, fresh (written {WRITTEN})"
 """How the recall report labels the set."""
 
 
-def build(rows: Mapping[str, Rows]) -> tuple[tuple[str, ...], tuple[Case, ...]]:
-    """The scenarios in English order, and every case; raises ``ValueError`` when a scenario is
-    not written once in each language, or its languages need different tools."""
+def build(
+    rows: Mapping[str, Rows], split: Split = FRESH, name: str = "fresh"
+) -> tuple[tuple[str, ...], tuple[Case, ...]]:
+    """The scenarios in English order, and every case of ``split``; raises ``ValueError`` when a
+    scenario is not written once in each language, or its languages need different tools (the
+    message names the rows as ``{name}_{language}``)."""
     scenarios = tuple(row[0] for row in rows["en"])
     needs: dict[str, tuple[str, ...]] = {row[0]: tuple(row[2:]) for row in rows["en"]}
     cases = []
     for language in LANGUAGES:
         written = [row[0] for row in rows.get(language, ())]
         if sorted(written) != sorted(scenarios) or len(set(scenarios)) != len(scenarios):
-            raise ValueError(f"fresh_{language}: not every scenario once, as in fresh_en")
+            raise ValueError(f"{name}_{language}: not every scenario once, as in {name}_en")
         for scenario, prompt, *tools in rows.get(language, ()):
             if tuple(tools) != needs[scenario]:
                 raise ValueError(f"{scenario} ({language}) needs {tools}, not {needs[scenario]}")
-            cases.append(Case(language, prompt, tuple(tools), FRESH, scenario))
+            cases.append(Case(language, prompt, tuple(tools), split, scenario))
     return scenarios, tuple(cases)
 
 
