@@ -1,13 +1,13 @@
-"""``python -m evals.recall [DIR ...]``: recall on the roster's halves and fresh set, then the gate.
+"""``python -m evals.recall [DIR ...]``: recall on the roster's halves and fresh sets, then gate.
 
 The one recall runner (``toolret.recall``, ``toolret recall DIR``) measures the roster's tuning
-half, held-back half and fresh held-back set (``evals.data.fresh``, reported beside the halves,
-never gated) as three benchmark sets, beside any benchmark folders given, with both
-retrievers; then the gate (``evals.recall.gate``) judges the shipped configuration on the
-held-back half. ``--no-held-back`` leaves both held-back sets out (their rows are not even
-printed, and the gate, which reads the held-back half, does not run): for runs made while
-choosing, so nothing chosen is seen against them. Exits 1 when the gate fails or the client's
-selections differ from the in-memory retriever's, 2 on a folder that cannot be measured.
+half, held-back half and two fresh held-back sets (``evals.data.fresh``, ``evals.data.fresh2``,
+reported beside the halves, never gated) as four benchmark sets, beside any benchmark folders
+given, with both retrievers; then the gate (``evals.recall.gate``) judges the shipped
+configuration on the held-back half. ``--no-held-back`` leaves every held-back set out (their
+rows are not even printed, and the gate, which reads the held-back half, does not run): for runs
+made while choosing, so nothing chosen is seen against them. Exits 1 when the gate fails or the
+client's selections differ from the in-memory retriever's, 2 on a folder that cannot be measured.
 """
 
 from evals.recall.roster_sets import measure

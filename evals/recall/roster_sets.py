@@ -1,6 +1,6 @@
 """The roster's cases as benchmark sets: the tuning half (in-sample), the held-back half and the
-fresh held-back set (both reported only), in the shape the recall runner (``toolret.recall``)
-measures every set in."""
+two fresh held-back sets (all three reported only), in the shape the recall runner
+(``toolret.recall``) measures every set in."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import dataclasses
 import sys
 from collections.abc import Sequence
 
-from evals.data.cases import CASES, FRESH, HELD, TUNE, Split
-from evals.data.fresh import FRESH_CASES, LABEL
+from evals.data import fresh, fresh2
+from evals.data.cases import CASES, FRESH, FRESH2, HELD, TUNE, Case, Split
 from evals.recall.gate import run_gate
 from toolret.demo._example_requests import EXAMPLES
 from toolret.demo.roster import CORE, TOOLS
@@ -23,14 +23,22 @@ NAMES: dict[Split, str] = {
     TUNE: "roster-tuning",
     HELD: "roster-held-back",
     FRESH: "roster-held-back-fresh",
+    FRESH2: "roster-held-back-fresh2",
 }
 """Each split's set name in the report."""
+
+_WRITTEN: dict[Split, tuple[tuple[Case, ...], str]] = {
+    FRESH: (fresh.FRESH_CASES, fresh.LABEL),
+    FRESH2: (fresh2.FRESH2_CASES, fresh2.LABEL),
+}
+"""The fresh sets' cases (kept out of ``CASES``) and their labels in the report."""
 
 
 def roster_set(split: Split) -> BenchSet:
     """One split of the roster's cases as a benchmark (non-core tools only in ``expected``):
-    the tuning half, the held-back half, or the fresh held-back set (``evals.data.fresh``)."""
-    written = FRESH_CASES if split == FRESH else CASES
+    the tuning half, the held-back half, or a fresh held-back set (``evals.data.fresh``,
+    ``evals.data.fresh2``)."""
+    written, label = _WRITTEN.get(split, (CASES, ""))
     cases = tuple(
         BenchCase(case.prompt, tuple(n for n in case.tools if n not in CORE), case.language)
         for case in written
@@ -38,7 +46,6 @@ def roster_set(split: Split) -> BenchSet:
     )
     plain = tuple(dataclasses.replace(tool, examples=()) for tool in TOOLS)
     examples = {name: dict(by_language) for name, by_language in EXAMPLES.items()}
-    label = LABEL if split == FRESH else ""
     return BenchSet(
         NAMES[split], plain, cases, examples, core=CORE, tuning=split == TUNE, label=label
     )
@@ -51,10 +58,10 @@ def roster_halves() -> list[BenchSet]:
 
 def roster_sets(*, held_back: bool = True) -> list[BenchSet]:
     """What ``python -m evals.recall`` measures: the tuning half, then (``held_back``) the
-    held-back half and the fresh held-back set beside it."""
+    held-back half and the two fresh held-back sets beside it."""
     if not held_back:
         return [roster_set(TUNE)]
-    return [*roster_halves(), roster_set(FRESH)]
+    return [*roster_halves(), roster_set(FRESH), roster_set(FRESH2)]
 
 
 def measure(argv: Sequence[str] | None = None) -> int:

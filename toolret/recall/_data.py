@@ -51,7 +51,7 @@ class BenchSet:
 
     ``tuning`` says whether choices may be fitted to it (the public sets, the roster's tuning
     half) or it is only reported (the roster's held-back half); ``label``, when given, is how
-    the report names a set that is only reported (the roster's fresh held-back set).
+    the report names a set that is only reported (the roster's fresh held-back sets).
     """
 
     name: str

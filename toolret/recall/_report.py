@@ -147,8 +147,8 @@ def markdown_recall_report(result: BenchResult, plots: Iterable[Path] = ()) -> s
         "",
         "Sets marked *tuning* may have choices fitted to them (the public sets, and the roster's "
         "tuning half, in-sample). The roster's **held-back** half is reported only: nothing is "
-        "chosen on it; nor on its **fresh** held-back set, written before anything was "
-        "measured on it.",
+        "chosen on it; nor on its two **fresh** held-back sets, written before anything was "
+        "measured on them.",
     ]
     for name, reason in result.skipped.items():
         parts += ["", f"**{name} skipped:** {reason}"]
