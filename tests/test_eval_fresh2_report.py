@@ -62,11 +62,12 @@ def test_the_report_heads_it_as_the_second_fresh_held_back_set() -> None:
 
 def test_neither_the_gate_nor_a_study_reads_it() -> None:
     """The gate judges ``CASES`` (its functions' default), which holds no case of the set; the
-    studies take the roster's halves by split and never name the set."""
+    studies take the roster's halves by split, never name the set, and never ask for every
+    roster set (``roster_sets()`` with the held-back sets in)."""
     for judged in (gate_report, in_memory_selections):
         assert inspect.signature(judged).parameters["cases"].default is CASES
     assert {case.prompt for case in CASES}.isdisjoint(case.prompt for case in FRESH2_CASES)
     studies = sorted(STUDIES.glob("*.py"))
     assert studies
     assert [p.name for p in studies if "fresh2" in p.read_text(encoding="utf-8").lower()] == []
-    assert [p.name for p in studies if "roster_sets(" in p.read_text(encoding="utf-8")] == []
+    assert [p.name for p in studies if "roster_sets()" in p.read_text(encoding="utf-8")] == []
