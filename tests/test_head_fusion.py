@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from evals.studies.head_fusion import bounded_rise, head_kept, interleaved
+from evals.studies.head_fusion import bounded_rise, head_kept, head_order_kept, interleaved
 
 DEFAULT = ["import_records", "export_records", "update_record", "bulk_update_records", "delete"]
 """The default's ranking: the dense head found the look-alike first."""
@@ -83,3 +83,27 @@ def test_interleaved_keeps_the_default_s_first_p_then_takes_turns_starting_with_
             for i in range(p, len(got)):
                 source = opt_in if (i - p) % 2 == 0 else default
                 assert got[i] == next(t for t in source if t not in got[:i])
+
+
+def test_head_order_kept_lets_deeper_tools_in_anywhere_but_never_swaps_two_of_the_dense_head() -> (
+    None
+):
+    # the opt-in swapped the look-alikes: the pair goes back to the default's order
+    assert head_order_kept(DEFAULT, OPT_IN, 2) == [
+        "import_records",
+        "bulk_update_records",
+        "delete",
+        "export_records",
+        "update_record",
+    ]
+    for default, opt_in in _pairs():
+        for m in (0, 3, 5, 8):
+            got = head_order_kept(default, opt_in, m)
+            assert sorted(got) == sorted(default)
+            head = set(default[:m])
+            assert [t for t in got if t in head] == default[:m]
+            assert [i for i, t in enumerate(got) if t in head] == [
+                i for i, t in enumerate(opt_in) if t in head
+            ]
+            assert [t for t in got if t not in head] == [t for t in opt_in if t not in head]
+        assert head_order_kept(default, opt_in, 0) == opt_in
