@@ -44,6 +44,11 @@ tuning half without examples; for the chosen one, per set. With ``HEAD_FUSION_PA
 report adds the two-phase path (``select`` at k 12, then find_tools per capability phrase, as
 ``evals.studies.short_fusion`` builds it) on toollens-dev-ml: reported, not part of the choice;
 it encodes every clause once (cached in ``evals/out/fusion``). Writes ``evals/out/head_fusion.md``.
+
+``HEAD_FUSION_ROSTER=<split>`` (``tune``, ``held`` or ``fresh``, ``evals.data.cases``) reports
+instead one split of the roster's cases, whole, with and without examples: the default, today's
+opt-in and the head kept at 1 and 3 tools, R@3/R@5/R@12 per language. For the lead's reading of
+a held-back set after the choice; nothing is chosen on it.
 """
 
 from __future__ import annotations
@@ -54,12 +59,12 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from evals.data.cases import TUNE
+from evals.data.cases import TUNE, Split
 from evals.recall.mixed_fleet import mixed_fleet
 from evals.recall.roster_sets import roster_set
 from evals.studies._fusion_signals import FusionSignals, fusion_signals
@@ -96,6 +101,10 @@ KEEP = 0.9
 CONFIRM = os.environ.get("HEAD_FUSION_HALF_B") == "1"
 """Half B is read only once the choice is made on A (``HEAD_FUSION_HALF_B=1``)."""
 PATH = os.environ.get("HEAD_FUSION_PATH") == "1"
+ROSTER_SPLIT = os.environ.get("HEAD_FUSION_ROSTER")
+"""A roster split to report instead of the study (``HEAD_FUSION_ROSTER``)."""
+READ = (REFERENCE, TODAY, "head kept, h 1", "head kept, h 3")
+"""What a roster split's reading shows."""
 HEADS = (1, 2, 3)
 RISES = (1, 2, 3, 5)
 FROM = (3, 4, 6)
@@ -212,6 +221,8 @@ def _choices(x: FusionSignals, g: NDArray[np.float64]) -> Choices:
 
 
 async def study(benchmarks: Path, memo: MemoEmbedder) -> str:
+    if ROSTER_SPLIT is not None:
+        return await _roster_reading(memo, cast(Split, ROSTER_SPLIT))
     sets: list[tuple[BenchSet, bool]] = [(load_benchmark(benchmarks / n), False) for n in SETS]
     sets += [(mixed_fleet(benchmarks), False), (roster_set(TUNE), True)]
     measured = []
@@ -226,6 +237,27 @@ async def study(benchmarks: Path, memo: MemoEmbedder) -> str:
             print(f"[head_fusion] {bench.name} examples={flag}", file=sys.stderr, flush=True)
     path = await _path(memo, load_benchmark(benchmarks / "toollens-dev-ml")) if PATH else None
     return _report(measured, turns, path)
+
+
+async def _roster_reading(memo: MemoEmbedder, split: Split) -> str:
+    """One roster split, whole: each reading's R@3/R@5/R@12 per language, and its change
+    against the default."""
+    bench = roster_set(split)
+    lines = [f"## {bench.name}, whole (reported only; never chosen on)", ""]
+    for flag in bench.example_flags:
+        x = await fusion_signals(memo, bench, flag)
+        m = measure_choices(x, bench, flag, _choices(x, opt_in_weight(x, bench, flag)), whole=True)
+        lines += [f"{m.name} (R@3/R@5/R@12):", "", "| ranking | " + " | ".join(m.languages) + " |"]
+        lines.append("|---|" + "---|" * len(m.languages))
+        for choice in READ:
+            cells = []
+            for lang in m.languages:
+                got, ref = m.recall[(choice, "A", lang)], m.recall[(REFERENCE, "A", lang)]
+                change = "/".join(f"{g - r:+.1f}" for g, r in zip(got, ref, strict=True))
+                cells.append("/".join(f"{v:.1f}" for v in got) + f" ({change})")
+            lines.append(f"| {choice} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
 
 
 def _passes(measured: Sequence[Measured], choice: str, half: str) -> bool:
