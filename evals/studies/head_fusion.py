@@ -53,7 +53,6 @@ a held-back set after the choice; nothing is chosen on it.
 
 from __future__ import annotations
 
-import dataclasses
 import heapq
 import os
 import sys
@@ -69,8 +68,8 @@ from evals.recall.mixed_fleet import mixed_fleet
 from evals.recall.roster_sets import roster_set
 from evals.studies._fusion_signals import FusionSignals, fusion_signals
 from evals.studies._report import report_main
-from evals.studies.scale_fusion import ROSTER, Turns, _fell, _pooled, _turns
-from evals.studies.short_fusion import _two_phase, capability_phrases
+from evals.studies.scale_fusion import Turns, _turns, turns_table
+from evals.studies.short_fusion import _two_phase, clause_set
 from evals.studies.sparse_fusion import (
     MAX_LOSS,
     REFERENCE,
@@ -82,7 +81,7 @@ from evals.studies.sparse_fusion import (
     detail,
     measure_choices,
 )
-from toolret.recall._data import BenchCase, BenchSet, load_benchmark
+from toolret.recall._data import BenchSet, load_benchmark
 from toolret.recall._halves import BLOCK, HALVES
 from toolret.recall._memo import MemoEmbedder
 from toolret.retrieval._short import length_share
@@ -267,31 +266,7 @@ def _passes(measured: Sequence[Measured], choice: str, half: str) -> bool:
 def _report(measured: Sequence[Measured], turns: Turns, path: list[str] | None) -> str:
     choices = list(measured[0].paid)
     halves = HALVES if CONFIRM else ("A",)
-    head = ["choice"]
-    for half in halves:
-        label = "A (in-sample)" if half == "A" else "B (confirming)"
-        head += [
-            f"{label}: worst loss",
-            f"{half}: mean R@5 gain",
-            f"{half}: lost / won at R@3, pooled",
-            f"{half}: lost / won, roster w/o examples",
-            f"{half}: lost tools fell to, median (max)",
-        ]
-    lines = ["| " + " | ".join(head) + " |", "|---|" + "---|" * (len(head) - 1)]
-    for choice in choices[1:]:
-        cells = [choice]
-        for half in halves:
-            worst, where = _worst(measured, choice, half)
-            lost, won = _pooled(turns, choice, half)
-            r_lost, r_won = _pooled(turns, choice, half, ROSTER)
-            cells += [
-                f"{worst:+.1f} {where}",
-                f"{_gain(measured, choice, half):+.2f}",
-                f"{lost} / {won}",
-                f"{r_lost} / {r_won}",
-                _fell(turns, choice, half),
-            ]
-        lines.append("| " + " | ".join(cells) + " |")
+    lines = turns_table(measured, turns, choices[1:], halves)
     passing = [c for c in CANDIDATES if _passes(measured, c, "A")]
     chosen = max(passing, key=lambda c: _gain(measured, c, "A")) if passing else None
     verdict = (
@@ -337,16 +312,10 @@ async def _path(memo: MemoEmbedder, bench: BenchSet) -> list[str]:
     """The two-phase path on ``bench``: needed tools bound and tasks complete after find_tools,
     per candidate, half and language."""
     requests = await fusion_signals(memo, bench, False)
-    owners, cases = [], []
-    for i, case in enumerate(bench.cases):
-        for phrase in capability_phrases(case.query):
-            owners.append(i)
-            cases.append(BenchCase(phrase, case.expected, case.language))
-    clauses = dataclasses.replace(bench, name=f"{bench.name}-clauses", cases=tuple(cases))
+    clauses, owner = clause_set(bench)
     phrases = await fusion_signals(memo, clauses, False)
     select = _choices(requests, opt_in_weight(requests, bench, False))
     find = _choices(phrases, opt_in_weight(phrases, clauses, False))
-    owner = np.array(owners)
     language = np.array(requests.languages)
     halves = {h: (requests.scenarios // BLOCK) % 2 == i for i, h in enumerate(HALVES)}
     shown = HALVES if CONFIRM else ("A",)
