@@ -120,8 +120,8 @@ def head_kept(default: Sequence[T], opt_in: Sequence[T], h: int) -> list[T]:
 
 def bounded_rise(default: Sequence[T], opt_in: Sequence[T], r: int) -> list[T]:
     """The opt-in's order, but no tool more than ``r`` places above its rank in the default's:
-    each position takes the opt-in's best tool among those the default ranks ``r`` places
-    lower or better."""
+    each position takes the opt-in's best tool among those the default ranks at most ``r``
+    places below that position."""
     place = {t: i for i, t in enumerate(opt_in)}
     waiting: list[tuple[int, int]] = []
     out: list[T] = []
