@@ -65,7 +65,7 @@ from toolret.recall._memo import MemoEmbedder
 from toolret.retrieval._short import length_share
 from toolret.retrieval._sparse import described_elsewhere, described_words
 
-__all__ = ["main"]
+__all__ = ["main", "turns_table"]
 
 Matrix = NDArray[np.float64]
 Vector = NDArray[np.float64]
@@ -274,9 +274,11 @@ async def study(benchmarks: Path, memo: MemoEmbedder) -> str:
     return _report(measured, turns)
 
 
-def _report(measured: Sequence[Measured], turns: Turns) -> str:
-    choices = list(measured[0].paid)
-    halves = ("A", "B") if CONFIRM else ("A",)
+def turns_table(
+    measured: Sequence[Measured], turns: Turns, choices: Sequence[str], halves: Sequence[str]
+) -> list[str]:
+    """Per choice and half: the worst loss, the mean R@5 gain, the cases lost and won at R@3
+    (pooled, and on the roster's tuning half without examples) and where lost tools fell to."""
     head = ["choice"]
     for half in halves:
         label = "A (in-sample)" if half == "A" else "B (confirming)"
@@ -288,7 +290,7 @@ def _report(measured: Sequence[Measured], turns: Turns) -> str:
             f"{half}: lost tools fell to, median (max)",
         ]
     lines = ["| " + " | ".join(head) + " |", "|---|" + "---|" * (len(head) - 1)]
-    for choice in choices[1:]:
+    for choice in choices:
         cells = [choice]
         for half in halves:
             worst, where = _worst(measured, choice, half)
@@ -302,6 +304,13 @@ def _report(measured: Sequence[Measured], turns: Turns) -> str:
                 _fell(turns, choice, half),
             ]
         lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def _report(measured: Sequence[Measured], turns: Turns) -> str:
+    choices = list(measured[0].paid)
+    halves = ("A", "B") if CONFIRM else ("A",)
+    lines = turns_table(measured, turns, choices[1:], halves)
     passing = [c for c in choices[2:] if _eligible(measured, c, "A")]
     chosen = min(passing, key=lambda c: _order(measured, turns, c)) if passing else None
     verdict = (

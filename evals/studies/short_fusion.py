@@ -66,7 +66,7 @@ from toolret.recall._memo import MemoEmbedder
 from toolret.retrieval._short import length_share, message_words
 from toolret.retrieval._sparse import described_elsewhere, described_words
 
-__all__ = ["capability_phrases", "main"]
+__all__ = ["capability_phrases", "clause_set", "main"]
 
 Matrix = NDArray[np.float64]
 TODAY = "+ 1 × sparse (today's TOOLRET_SPARSE=1)"
@@ -162,18 +162,24 @@ class Path2:
     """Median words a phrase."""
 
 
-async def _path(memo: MemoEmbedder, bench: BenchSet) -> Path2:
-    requests = await fusion_signals(memo, bench, False)
+def clause_set(bench: BenchSet) -> tuple[BenchSet, NDArray[np.intp]]:
+    """``bench`` with each request's capability phrases as cases, and each phrase's request."""
     owners, cases = [], []
     for i, case in enumerate(bench.cases):
         for phrase in capability_phrases(case.query):
             owners.append(i)
             cases.append(BenchCase(phrase, case.expected, case.language))
     clauses = dataclasses.replace(bench, name=f"{bench.name}-clauses", cases=tuple(cases))
+    return clauses, np.array(owners, dtype=np.intp)
+
+
+async def _path(memo: MemoEmbedder, bench: BenchSet) -> Path2:
+    requests = await fusion_signals(memo, bench, False)
+    clauses, owner = clause_set(bench)
+    cases = clauses.cases
     phrases = await fusion_signals(memo, clauses, False)
     select = _choices(requests, bench, False)
     find = _choices(phrases, clauses, False)
-    owner = np.array(owners)
     language = np.array(requests.languages)
     figures = {}
     for choice in select:
