@@ -21,7 +21,8 @@ language), and every scenario is in one of two halves, recorded in ``_SCENARIOS`
 
 A third value, ``FRESH``, marks the fresh held-back set (``evals.data.fresh``): held back like
 ``HELD``, never tuned on, but kept out of ``CASES`` and so out of the gate and every study.
-A fourth, ``FRESH2``, marks a second one written the same way (``evals.data.fresh2``).
+A fourth, ``FRESH2``, marks a second one written the same way (``evals.data.fresh2``), and a
+fifth, ``FRESH3``, a third (``evals.data.fresh3``, which adds Persian).
 
 The split is by scenario, so a case and its translations or near-equivalents sit in the same
 half: tuning on one cannot lift the other. A scenario may move from held-back to tuning (when a
@@ -55,6 +56,7 @@ __all__ = [
     "CASES",
     "FRESH",
     "FRESH2",
+    "FRESH3",
     "HELD",
     "LANGUAGES",
     "OFF_TOPIC",
@@ -69,7 +71,7 @@ __all__ = [
 LANGUAGES = ("en", "ar", "tr")
 """The languages that have cases; every non-core tool needs a case in each."""
 
-Split = Literal["tune", "held", "fresh", "fresh2"]
+Split = Literal["tune", "held", "fresh", "fresh2", "fresh3"]
 TUNE: Split = "tune"
 """The tuning half: what descriptions, examples and ranking choices may be fitted to."""
 HELD: Split = "held"
@@ -80,6 +82,10 @@ anything was measured on it, reported only, never tuned on, not gated."""
 FRESH2: Split = "fresh2"
 """The second fresh held-back set (``evals.data.fresh2.FRESH2_CASES``, not in ``CASES``): like
 ``FRESH``, written before anything was measured on it, once ``FRESH`` had been read twice."""
+FRESH3: Split = "fresh3"
+"""The third fresh held-back set (``evals.data.fresh3.FRESH3_CASES``, not in ``CASES``): like
+``FRESH2``, written before anything was measured on it, once ``FRESH2`` had been read; in
+English, Arabic, Turkish and Persian."""
 SPLITS: tuple[Split, ...] = (TUNE, HELD)
 
 

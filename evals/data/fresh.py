@@ -47,15 +47,19 @@ LABEL = f"held-back, fresh (written {WRITTEN})"
 
 
 def build(
-    rows: Mapping[str, Rows], split: Split = FRESH, name: str = "fresh"
+    rows: Mapping[str, Rows],
+    split: Split = FRESH,
+    name: str = "fresh",
+    languages: tuple[str, ...] = LANGUAGES,
 ) -> tuple[tuple[str, ...], tuple[Case, ...]]:
-    """The scenarios in English order, and every case of ``split``; raises ``ValueError`` when a
-    scenario is not written once in each language, or its languages need different tools (the
-    message names the rows as ``{name}_{language}``)."""
+    """The scenarios in English order, and every case of ``split``, language by language in the
+    order of ``languages``; raises ``ValueError`` when a scenario is not written once in each
+    language, or its languages need different tools (the message names the rows as
+    ``{name}_{language}``)."""
     scenarios = tuple(row[0] for row in rows["en"])
     needs: dict[str, tuple[str, ...]] = {row[0]: tuple(row[2:]) for row in rows["en"]}
     cases = []
-    for language in LANGUAGES:
+    for language in languages:
         written = [row[0] for row in rows.get(language, ())]
         if sorted(written) != sorted(scenarios) or len(set(scenarios)) != len(scenarios):
             raise ValueError(f"{name}_{language}: not every scenario once, as in {name}_en")
