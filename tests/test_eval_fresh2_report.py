@@ -26,12 +26,13 @@ HEADING = "roster-held-back-fresh2 (held-back, fresh (written 2026-12-06, sessio
 STUDIES = Path(__file__).resolve().parents[1] / "evals" / "studies"
 
 
-def test_the_second_fresh_set_is_measured_last_and_left_out_with_the_held_back_half() -> None:
+def test_the_second_fresh_set_is_measured_after_the_first_and_left_out_with_held_back() -> None:
     assert [bench.name for bench in roster_sets()] == [
         "roster-tuning",
         "roster-held-back",
         "roster-held-back-fresh",
         "roster-held-back-fresh2",
+        "roster-held-back-fresh3",
     ]
     assert [bench.name for bench in roster_sets(held_back=False)] == ["roster-tuning"]
     assert "roster-held-back-fresh2" not in [bench.name for bench in roster_halves()]

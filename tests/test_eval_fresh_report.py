@@ -33,6 +33,7 @@ def test_the_roster_sets_are_the_halves_then_the_fresh_set() -> None:
         "roster-held-back",
         "roster-held-back-fresh",
         "roster-held-back-fresh2",
+        "roster-held-back-fresh3",
     ]
     assert [bench.name for bench in roster_sets(held_back=False)] == ["roster-tuning"]
     fresh = roster_set(FRESH)

@@ -45,7 +45,7 @@ report adds the two-phase path (``select`` at k 12, then find_tools per capabili
 ``evals.studies.short_fusion`` builds it) on toollens-dev-ml: reported, not part of the choice;
 it encodes every clause once (cached in ``evals/out/fusion``). Writes ``evals/out/head_fusion.md``.
 
-``HEAD_FUSION_ROSTER=<split>`` (``tune``, ``held`` or ``fresh``, ``evals.data.cases``) reports
+``HEAD_FUSION_ROSTER=<split>`` (a ``Split`` of ``evals.data.cases``) reports
 instead one split of the roster's cases, whole, with and without examples: the default, today's
 opt-in and the head kept at 1 and 3 tools, R@3/R@5/R@12 per language. For the lead's reading of
 a held-back set after the choice; nothing is chosen on it.
@@ -58,7 +58,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import TypeVar, cast, get_args
 
 import numpy as np
 from numpy.typing import NDArray
@@ -87,7 +87,7 @@ from toolret.recall._memo import MemoEmbedder
 from toolret.retrieval._short import length_share
 from toolret.retrieval._sparse import described_elsewhere, described_words
 
-__all__ = ["bounded_rise", "head_kept", "head_order_kept", "interleaved", "main"]
+__all__ = ["bounded_rise", "head_kept", "head_order_kept", "interleaved", "main", "roster_split"]
 
 T = TypeVar("T")
 Matrix = NDArray[np.float64]
@@ -109,6 +109,15 @@ RISES = (1, 2, 3, 5)
 FROM = (3, 4, 6)
 ORDERED = (3, 5, 8)
 K = 12
+
+
+def roster_split(name: str) -> Split:
+    """``HEAD_FUSION_ROSTER``'s value as a split of ``evals.data.cases`` (``roster_set`` maps it
+    to its set); raises ``SystemExit`` naming the splits when it is none of them."""
+    splits: tuple[str, ...] = get_args(Split)
+    if name not in splits:
+        raise SystemExit(f"HEAD_FUSION_ROSTER={name}: not a roster split ({', '.join(splits)})")
+    return cast(Split, name)
 
 
 def head_kept(default: Sequence[T], opt_in: Sequence[T], h: int) -> list[T]:
@@ -221,7 +230,7 @@ def _choices(x: FusionSignals, g: NDArray[np.float64]) -> Choices:
 
 async def study(benchmarks: Path, memo: MemoEmbedder) -> str:
     if ROSTER_SPLIT is not None:
-        return await _roster_reading(memo, cast(Split, ROSTER_SPLIT))
+        return await _roster_reading(memo, roster_split(ROSTER_SPLIT))
     sets: list[tuple[BenchSet, bool]] = [(load_benchmark(benchmarks / n), False) for n in SETS]
     sets += [(mixed_fleet(benchmarks), False), (roster_set(TUNE), True)]
     measured = []

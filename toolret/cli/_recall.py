@@ -55,7 +55,7 @@ def recall(
 
     On benchmark folders this works from any install. With no folder, from a checkout of the
     toolret repository, it measures the 44-tool roster's tuning and held-back halves and its
-    two fresh held-back sets, then runs the CI gate (exit 1 when it fails). A folder with no more
+    three fresh held-back sets, then runs the CI gate (exit 1 when it fails). A folder with no more
     tools than k is refused with a message (exit 2): every selection would bind all of it.
     Writes report.md and recall@k plots to --out. Latency is measured elsewhere: `make bench`.
     """

@@ -147,7 +147,7 @@ def markdown_recall_report(result: BenchResult, plots: Iterable[Path] = ()) -> s
         "",
         "Sets marked *tuning* may have choices fitted to them (the public sets, and the roster's "
         "tuning half, in-sample). The roster's **held-back** half is reported only: nothing is "
-        "chosen on it; nor on its two **fresh** held-back sets, written before anything was "
+        "chosen on it; nor on its three **fresh** held-back sets, written before anything was "
         "measured on them.",
     ]
     for name, reason in result.skipped.items():
