@@ -10,13 +10,13 @@ could see it. Nothing here ranks, embeds or scores a case.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
 
 import pytest
 
 from evals.data.cases import CASES, FRESH, FRESH2, HELD, LANGUAGES, TUNE
 from evals.data.fresh import FRESH_CASES, SCENARIOS as FIRST_SCENARIOS, build
 from evals.data.fresh2 import FRESH2_CASES, LABEL, ROWS, SCENARIOS, fresh2_cases_in
+from tests.support.fresh_sets import close_pairs, length_faults, overlaps
 from tests.test_eval_metadata import (
     NAMES,
     NON_CORE,
@@ -31,10 +31,6 @@ LOOK_ALIKE_SCENARIOS = 2
 """Scenarios of its own each non-core tool has (every one has a look-alike in the roster)."""
 TWO_TOOL_SCENARIOS = 6
 """Scenarios that need two non-core tools at once."""
-
-
-def words(text: str) -> int:
-    return len(text.split())
 
 
 def test_the_second_fresh_set_is_held_back_and_apart_from_every_other_set() -> None:
@@ -88,44 +84,27 @@ def test_no_prompt_repeats_a_case_a_first_fresh_case_or_another_of_its_own() -> 
 
 
 def test_no_prompt_nearly_equals_a_case_of_either_half() -> None:
-    assert overlaps([case.prompt for case in CASES]) == []
+    assert overlaps(FRESH2_CASES, [case.prompt for case in CASES]) == []
 
 
 def test_no_prompt_nearly_equals_a_case_of_the_first_fresh_set() -> None:
-    assert overlaps([case.prompt for case in FRESH_CASES]) == []
+    assert overlaps(FRESH2_CASES, [case.prompt for case in FRESH_CASES]) == []
 
 
 def test_no_description_or_example_restates_a_prompt() -> None:
     """The rule the held-back half keeps: a description or example that nearly equals a
     held-back case makes it measure nothing."""
     pieces = [piece for tool in TOOLS for piece in description_pieces(tool.description)]
-    assert overlaps([*pieces, *(example for _, _, example in all_examples())]) == []
+    assert overlaps(FRESH2_CASES, [*pieces, *(example for _, _, example in all_examples())]) == []
 
 
 def test_no_two_prompts_of_the_set_nearly_equal_each_other() -> None:
-    folded = [(normalize(case.prompt), case.prompt) for case in FRESH2_CASES]
-    close = [(a, b) for (x, a), (y, b) in combinations(folded, 2) if similar(x, y)]
-    assert close == []
-
-
-def overlaps(texts: list[str]) -> list[tuple[str, str]]:
-    """(text, prompt of this set) pairs that nearly equal each other (``near_duplicate``)."""
-    mine = [(normalize(case.prompt), case.prompt) for case in FRESH2_CASES]
-    return [
-        (text, prompt)
-        for text, other in ((text, normalize(text)) for text in texts)
-        for folded, prompt in mine
-        if similar(other, folded)
-    ]
+    assert close_pairs(FRESH2_CASES) == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_lengths_run_from_3_to_25_words_most_6_to_18(language: str) -> None:
-    lengths = [words(case.prompt) for case in fresh2_cases_in(language)]
-    assert min(lengths) >= 3, sorted(lengths)
-    assert max(lengths) <= 25, sorted(lengths)
-    assert sum(6 <= n <= 18 for n in lengths) > 0.8 * len(lengths)
-    assert sum(n < 6 for n in lengths) >= 3
+    assert length_faults([case.prompt for case in fresh2_cases_in(language)]) == []
 
 
 def test_arabic_cases_are_written_in_arabic_and_none_copies_its_english() -> None:
