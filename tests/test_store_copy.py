@@ -14,7 +14,7 @@ import pytest
 
 from tests.support.fixtures_pg import publish_random, synthetic_catalog, unit_vectors
 from toolret.store._migrate import downgrade_database, upgrade_database
-from toolret.store._read import member_statement
+from toolret.store._read import copy_statement, member_statement
 from toolret.store._sql import COPY_LIMIT, CatalogQuery
 from toolret.store._types import CorpusIncompleteError
 from toolret.store._vector_store import VectorStore
@@ -24,6 +24,14 @@ MODEL = "copy-model@384"
 
 def _rows(rows: list[Any]) -> list[tuple[Any, ...]]:
     return sorted(tuple(row) for row in rows)
+
+
+def _relations(plan: dict[str, Any]) -> set[str]:
+    """Every relation a node of ``plan`` reads, executed or not."""
+    found = {plan["Relation Name"]} if "Relation Name" in plan else set()
+    for child in plan.get("Plans", ()):
+        found |= _relations(child)
+    return found
 
 
 def _loops(plan: dict[str, Any], relation: str) -> list[tuple[int, float]]:
@@ -185,3 +193,54 @@ async def test_a_database_one_migration_behind_publishes_and_ranks_without_copie
         await migrated.aclose()
     assert list(ranked.scores) == list(copied.scores)
     assert np.allclose(list(ranked.scores.values()), list(copied.scores.values()), atol=1e-6)
+
+
+async def test_a_copied_corpus_is_ranked_by_a_statement_that_reads_only_its_copy(
+    store: VectorStore,
+) -> None:
+    """The store asks a corpus's copy alone first (``copy_sql``): its plan holds nothing of the
+    probes, and its rows are the rows of the statement that reads either branch. A corpus without
+    a copy then falls to that statement, with the same scores, and is remembered so (one
+    statement a selection, not two)."""
+    catalog = synthetic_catalog(30, examples=3, core=1)
+    rng = np.random.default_rng(35)
+    await publish_random(store, catalog, MODEL, rng)
+    query = CatalogQuery.build(catalog, MODEL, "query")
+    probe = unit_vectors(rng, 1, 384)[0]
+    named = sorted(query.candidates)[2:6]
+    corpus = (MODEL, query.corpus_hash)
+    copied = await store.rank(query, probe, limit=8, include=named)
+    assert corpus not in store.without_copy
+    copy = copy_statement(MODEL, 384, query.score)
+    member = member_statement(MODEL, 384, query.score)
+    values = {
+        "query": probe,
+        "corpus_hash": query.corpus_hash,
+        "skip": sorted(query.core),
+        "limit": 8,
+        "named": named,
+    }
+    proxied = await store.engine.raw_connection()
+    try:
+        connection = proxied.driver_connection
+        assert connection is not None
+        rows = await connection.fetch(copy.sql, *copy.arguments(**values))
+        assert _rows(rows) == _rows(await connection.fetch(member.sql, *member.arguments(**values)))
+        explained = await connection.fetchval(
+            "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) " + copy.sql, *copy.arguments(**values)
+        )
+        plans = json.loads(explained) if isinstance(explained, str) else explained
+        assert _relations(plans[0]["Plan"]) == {
+            "toolret_corpora",
+            "toolret_corpus_vectors",
+            "toolret_learned_vectors",
+        }
+        await connection.execute("UPDATE toolret_corpora SET copied = false")  # as before 0010
+        assert await connection.fetch(copy.sql, *copy.arguments(**values)) == []
+    finally:
+        proxied.close()
+    probed = await store.rank(query, probe, limit=8, include=named)
+    assert corpus in store.without_copy
+    assert probed.scores == copied.scores
+    assert probed.published
+    assert copied.published

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from sqlalchemy import text
 
 from tests.support.fixtures_pg import (
     PgServer,
@@ -184,8 +185,8 @@ async def test_a_registered_small_catalog_in_a_large_table_reads_only_its_own_ve
 ) -> None:
     """Its documents read from its corpus (``toolret.store._member_sql``), not sent: published,
     from its copy of their vectors (one range scan of the copies' primary key among 8,000
-    rows of other copies); not copied, a key lookup per document. Never a scan of the 10,000
-    vectors, nor of every copy."""
+    rows of other copies, by a statement with nothing else in it); not copied, a key lookup per
+    document. Never a scan of the 10,000 vectors, nor of every copy."""
     url, vectors = loaded
     workspace = Catalog(BIG.tools[2000:2044])
     probes = unit_vectors(np.random.default_rng(17), 8, DIM)
@@ -195,24 +196,35 @@ async def test_a_registered_small_catalog_in_a_large_table_reads_only_its_own_ve
             other = Catalog(BIG.tools[start : start + 800])
             await publish_random(store, other, MODEL, np.random.default_rng(19), vectors=vectors)
         await publish_random(store, workspace, MODEL, np.random.default_rng(18), vectors=vectors)
+        arguments = [_vector(probes[0]), f"'{query.corpus_hash}'", "'{}'", "12", "'{}'"]
         for probe in probes:
             ranking = await store.rank(query, probe, limit=12)
             expected = exact_scores(workspace, vectors, probe)
             assert top_k(workspace, ranking.scores, 12) == top_k(workspace, expected, 12)
             assert ranking.published
-        plan, runs = await _prepared_plan(
-            store,
-            "FROM toolret_corpus_vectors c",
-            [_vector(probes[0]), f"'{query.corpus_hash}'", "'{}'", "12", "'{}'"],
-        )
-    assert runs >= len(probes)
-    assert "Scan on toolret_corpus_vectors_pkey" in plan or (
-        "Scan using toolret_corpus_vectors_pkey" in plan
+        copied, runs = await _prepared_plan(store, "its vectors in its rows", arguments)
+        assert runs >= len(probes)
+        async with store.transaction() as connection:  # as published before migration 0010
+            await connection.execute(
+                text("UPDATE toolret_corpora SET copied = false WHERE corpus_hash = :hash"),
+                {"hash": query.corpus_hash},
+            )
+        store.without_copy.clear()
+        for probe in probes:
+            ranking = await store.rank(query, probe, limit=12)
+            expected = exact_scores(workspace, vectors, probe)
+            assert top_k(workspace, ranking.scores, 12) == top_k(workspace, expected, 12)
+        probed, runs = await _prepared_plan(store, "LEFT JOIN LATERAL", arguments)
+        assert runs >= len(probes)
+    assert "Scan on toolret_corpus_vectors_pkey" in copied or (
+        "Scan using toolret_corpus_vectors_pkey" in copied
     )  # a range of the key, by corpus (plain or bitmap)
-    assert "Seq Scan on toolret_corpus_vectors" not in plan
-    assert "Index Scan using toolret_vectors_doc_key_hash on toolret_vectors" in plan
-    assert "Seq Scan on toolret_vectors" not in plan
-    assert "unnest" not in plan
+    assert "Seq Scan on toolret_corpus_vectors" not in copied
+    assert "toolret_vectors " not in copied
+    assert "toolret_corpus_documents" not in copied
+    assert "Index Scan using toolret_vectors_doc_key_hash on toolret_vectors" in probed
+    assert "Seq Scan on toolret_vectors" not in probed
+    assert "unnest" not in copied + probed
 
 
 async def test_a_filtered_hnsw_scan_returns_every_row_asked_for(

@@ -233,7 +233,7 @@ async def stuck_query(url: str, catalog: Catalog, embedder: Embedder) -> Row:
         listener = lambda connection, record: opened.append(connection)  # noqa: E731
         event.listen(engine, "connect", listener)
         locker = await asyncpg.connect(url)
-        await locker.execute("BEGIN; LOCK TABLE toolret_vectors IN ACCESS EXCLUSIVE MODE")
+        await locker.execute("BEGIN; LOCK TABLE toolret_corpora IN ACCESS EXCLUSIVE MODE")
         try:
             timed = await _traffic(client, catalog, 8, concurrency=1)
         finally:

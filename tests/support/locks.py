@@ -12,9 +12,10 @@ __all__ = ["locked_table"]
 
 
 @asynccontextmanager
-async def locked_table(database_url: str, table: str = "toolret_vectors") -> AsyncIterator[None]:
+async def locked_table(database_url: str, table: str = "toolret_corpora") -> AsyncIterator[None]:
     """Hold ``table`` in ``ACCESS EXCLUSIVE`` mode on a connection of its own until the block
-    ends (closing that connection releases the lock)."""
+    ends (closing that connection releases the lock). By default the corpora, which every
+    ranking statement reads (a copied corpus's reads no ``toolret_vectors``)."""
     url = make_url(database_url).set(drivername="postgresql").render_as_string(False)
     locker = await asyncpg.connect(url)
     try:

@@ -21,6 +21,12 @@ same distance, the same ``ToolScore`` (``tool_distances``), the same learned exa
 the same order, and a tool with a document without a vector (a corpus not published, so never
 copied) comes back unranked (a NULL distance). A corpus never
 registered returns no rows: the caller then sends the arrays (``exact_sql``).
+
+``copy_sql`` is the copied branch alone, the statement a corpus is first asked with: the same
+rows from a plan with nothing of the probes in it (no lookup of ``toolret_corpus_documents`` or
+``toolret_vectors`` to set up on each execution, even unexecuted) and no test of completeness (a
+copy is made only of a corpus whose every document has a vector; ``docs/decisions.md``, "A copy
+of a small corpus's vectors"). It returns no rows for a corpus without a copy.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from toolret.store._schema import sql_literal, vector_cast
 from toolret.store._sql import LEARNED_MAX_DISTANCE, query_vector, tool_distances
 from toolret.store._statement import Placeholder
 
-__all__ = ["MEMBER_PARAMETERS", "member_sql"]
+__all__ = ["MEMBER_PARAMETERS", "copy_sql", "member_sql"]
 
 MEMBER_PARAMETERS = ("query", "corpus_hash", "skip", "limit", "named")
 """``member_sql``'s parameters: the query vector, the corpus hash, the corpus's tools that are
@@ -95,4 +101,39 @@ FROM ((SELECT tool_name, distance, true AS ranked FROM tools WHERE complete
        WHERE complete AND tool_name = ANY ({p("named")}::text[]))
       UNION ALL
       (SELECT tool_name, NULL, true FROM tools WHERE NOT complete)) AS r
+"""
+
+
+def copy_sql(model_id: str, dimension: int, score: ToolScore, p: Placeholder) -> str:
+    """``member_sql``'s rows for a corpus with a copy (``copied``), read from the copy alone
+    (parameters: ``MEMBER_PARAMETERS``); no rows for any other corpus. Every row of a copy, and
+    of the learned vectors, has a vector: every tool is complete."""
+    model = sql_literal(model_id)
+    cast = vector_cast(dimension)
+    query, corpus_hash, skip = query_vector(dimension, p), p("corpus_hash"), p("skip")
+    return f"""
+WITH query AS MATERIALIZED (SELECT {query} AS q),
+corpus AS MATERIALIZED (
+    SELECT c.id, c.published_at IS NOT NULL AS published
+    FROM toolret_corpora c
+    WHERE c.model_id = {model} AND c.corpus_hash = {corpus_hash} AND c.copied),
+scored AS MATERIALIZED (
+    SELECT c.tool_name, c.kind, c.embedding::{cast} <=> (SELECT q FROM query) AS distance
+    FROM toolret_corpus_vectors c  -- its vectors in its rows, one range scan
+    WHERE c.corpus_id = (SELECT id FROM corpus) AND c.tool_name <> ALL ({skip}::text[])
+    UNION ALL  -- the corpus's learned example vectors (toolret.feedback._store)
+    SELECT l.tool_name, 'example', l.embedding::{cast} <=> (SELECT q FROM query)
+    FROM toolret_learned_vectors l
+    WHERE l.model_id = {model} AND l.corpus_hash = {corpus_hash}
+      AND l.tool_name <> ALL ({skip}::text[])
+      AND EXISTS (SELECT FROM toolret_corpus_vectors d
+                  WHERE d.corpus_id = (SELECT id FROM corpus) AND d.tool_name = l.tool_name)
+      AND l.embedding::{cast} <=> (SELECT q FROM query) <= {LEARNED_MAX_DISTANCE}),
+tools AS MATERIALIZED ({tool_distances(score, complete=False)})
+SELECT r.tool_name, r.distance, r.ranked, (SELECT published FROM corpus) AS published
+FROM ((SELECT tool_name, distance, true AS ranked FROM tools
+       ORDER BY distance, tool_name LIMIT {p("limit")})
+      UNION ALL
+      (SELECT tool_name, distance, false FROM tools
+       WHERE tool_name = ANY ({p("named")}::text[]))) AS r
 """

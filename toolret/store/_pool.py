@@ -127,6 +127,11 @@ class StorePool:
         vectors (``toolret_corpus_vectors``): read once, at the first ranking or publication
         that needs to know. Without them (a database one migration behind) corpora are ranked by
         a probe per document and published without a copy; nothing falls open for it."""
+        self.without_copy: dict[tuple[str, str], float] = {}
+        """Corpora (model id, corpus hash) found without a copy, and when (``time.monotonic``):
+        they are ranked by the statement that reads either (``member_sql``) and asked again for
+        a copy after ``COPY_RECHECK`` seconds; every other one is first asked of its copy alone
+        (``copy_sql``)."""
         # What a failed connect raises through the pool: the dialect's DB-API errors, which
         # SQLAlchemy wraps only on its own Connection, not on a raw pool checkout.
         self._connect_errors = (SQLAlchemyError, engine.dialect.loaded_dbapi.Error, *DISCONNECTS)

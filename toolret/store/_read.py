@@ -8,6 +8,7 @@ runs on the request path, on a pooled connection with the store's statement time
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection
 from functools import lru_cache
 from typing import Any
@@ -19,7 +20,7 @@ from toolret.embedders._base import Vector
 from toolret.errors import NotIndexedError, SchemaMissingError
 from toolret.store._companion_sql import COUNTS, HAS_TABLE
 from toolret.store._corpus_sql import HAS_COPIES
-from toolret.store._member_sql import MEMBER_PARAMETERS, member_sql
+from toolret.store._member_sql import MEMBER_PARAMETERS, copy_sql, member_sql
 from toolret.store._pool import SCHEMA_FIX, StorePool
 from toolret.store._sparse_read import SparseQuery, rank_with_sparse
 from toolret.store._sql import (
@@ -34,8 +35,22 @@ from toolret.store._statement import Placeholder, Statement, prefixed, statement
 from toolret.store._summary_sql import summary_sql
 from toolret.store._types import StoreRanking
 
-__all__ = ["SparseQuery", "StoreReads", "member_statement", "ranking_statement"]
+__all__ = [
+    "COPY_RECHECK",
+    "SparseQuery",
+    "StoreReads",
+    "copy_statement",
+    "member_statement",
+    "ranking_statement",
+]
 
+COPY_RECHECK = 60.0
+"""Seconds a corpus found without a copy (not registered yet, larger than ``COPY_LIMIT``, or
+published by an older toolret) is ranked by ``member_sql`` before its copy is asked for again:
+one statement a selection, not two, and a corpus published since then reads its copy within a
+minute."""
+WITHOUT_COPY_KEPT = 1024
+"""Corpora found without a copy that a store remembers at most (then it forgets them all)."""
 NAMED = "named_"
 """The prefix of the named tools' parameters, beside a ranking's own (``ranking_statement``)."""
 
@@ -126,17 +141,17 @@ class StoreReads(StorePool):
                 return StoreRanking(scores, (), published=True)
         if self.copies is None:  # a database before migration 0010 has no copies
             self.copies = bool(await connection.fetchval(HAS_COPIES))
-        member = member_statement(query.model_id, dimension, query.score, self.copies)
-        rows = await connection.fetch(
-            member.sql,
-            *member.arguments(
-                query=values,
-                corpus_hash=query.corpus_hash,
-                skip=sorted(query.core | query.outside),
-                limit=limit + len(exclude),
-                named=sorted(wanted),
-            ),
-        )
+        member_arguments = {
+            "query": values,
+            "corpus_hash": query.corpus_hash,
+            "skip": sorted(query.core | query.outside),
+            "limit": limit + len(exclude),
+            "named": sorted(wanted),
+        }
+        rows = await self._from_copy(connection, query, dimension, member_arguments)
+        if rows is None:
+            member = member_statement(query.model_id, dimension, query.score, self.copies)
+            rows = await connection.fetch(member.sql, *member.arguments(**member_arguments))
         if not rows:  # a corpus not registered yet: its documents travel with the statement
             named = _named(query, wanted)
             exact = ranking_statement(query.model_id, dimension, query.score, None, bool(named))
@@ -160,6 +175,27 @@ class StoreReads(StorePool):
         # A corpus served without summary vectors is ranked exactly here, and counts as not
         # yet published so the client asks the worker to summarize it.
         return StoreRanking(scores, unranked, published=bool(rows[0]["published"]) and summarized)
+
+    async def _from_copy(
+        self, connection: Any, query: CatalogQuery, dimension: int, arguments: dict[str, Any]
+    ) -> list[Any] | None:
+        """``member_sql``'s rows read from the corpus's copy alone (``copy_sql``), or None when
+        it has none (then remembered for ``COPY_RECHECK`` seconds) or the database has no
+        copies."""
+        corpus = (query.model_id, query.corpus_hash)
+        missed = self.without_copy.get(corpus)
+        if not self.copies or (missed is not None and time.monotonic() - missed < COPY_RECHECK):
+            return None
+        copy = copy_statement(query.model_id, dimension, query.score)
+        rows: list[Any] = await connection.fetch(copy.sql, *copy.arguments(**arguments))
+        if rows:
+            if missed is not None:
+                del self.without_copy[corpus]
+            return rows
+        if len(self.without_copy) >= WITHOUT_COPY_KEPT:
+            self.without_copy.clear()
+        self.without_copy[corpus] = time.monotonic()
+        return None
 
     async def companion_counts(
         self, names: Collection[str]
@@ -234,6 +270,12 @@ def ranking_statement(
         return with_named(ranking, tools, published="r.published" if index is None else "true")
 
     return statement((*own, *extra), build)
+
+
+@lru_cache(maxsize=64)
+def copy_statement(model_id: str, dimension: int, score: ToolScore) -> Statement:
+    """The exact statement over a copied corpus's copy (``copy_sql``)."""
+    return statement(MEMBER_PARAMETERS, lambda p: copy_sql(model_id, dimension, score, p))
 
 
 @lru_cache(maxsize=64)

@@ -277,16 +277,17 @@ LIMIT {int(tools)}
 """
 
 
-def tool_distances(score: ToolScore) -> str:
+def tool_distances(score: ToolScore, *, complete: bool = True) -> str:
     """Each tool's distance over rows ``(tool_name, kind, distance)`` named ``scored``, and
-    whether all of its documents had a vector: ``(tool_name, distance, complete)``."""
+    whether all of its documents had a vector: ``(tool_name, distance, complete)``; without
+    ``complete`` (rows that all have one), ``(tool_name, distance)``."""
+    whole = ", bool_and(distance IS NOT NULL) AS complete" if complete else ""
     if score.kind == "max":
-        return """
-    SELECT tool_name, min(distance) AS distance, bool_and(distance IS NOT NULL) AS complete
+        return f"""
+    SELECT tool_name, min(distance) AS distance{whole}
     FROM scored GROUP BY tool_name"""
     return f"""
-    SELECT tool_name, {blend_distance(score)} AS distance,
-           bool_and(distance IS NOT NULL) AS complete
+    SELECT tool_name, {blend_distance(score)} AS distance{whole}
     FROM (SELECT *, row_number() OVER (PARTITION BY tool_name, kind ORDER BY distance) AS n
           FROM scored) AS s
     GROUP BY tool_name"""
