@@ -4,6 +4,7 @@ Postgres, Redis and bundled model."""
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -14,11 +15,13 @@ from arq.connections import create_pool
 from arq.worker import Worker
 from google.genai import types as genai_types
 
+from tests.support.fake_openai import FakeOpenAI
 from tests.support.fixtures_pg import PgServer
 from tests.support.http_serving import Serving, serving
 from tests.support.service_catalog import CORE, MESSAGES, registration
 from toolret._settings import Settings
 from toolret.embedders._e5 import BundledE5Embedder
+from toolret.embedders._openai import OpenAIEmbedder
 from toolret.feedback._sender import FEEDBACK_FUNCTION
 from toolret.indexing._queue import QUEUE_NAME, redis_settings
 from toolret.retrieval._client import ToolRetrievalClient
@@ -430,12 +433,22 @@ async def test_the_read_only_role_selects_and_the_catalog_writer_registers(
             await asyncio.to_thread(pg_server.execute, f"DROP ROLE {role}")
 
 
+async def ready_once_warm(http: httpx.AsyncClient) -> httpx.Response:
+    """``/readyz`` once the embedder's warm-up is over (polled, with a deadline)."""
+    deadline = time.monotonic() + LOADED
+    while (answer := await http.get("/readyz")).json()["embedder"] == "warming":
+        assert time.monotonic() < deadline, "the warm-up never ended"
+        await asyncio.sleep(0.05)  # polling a condition with a deadline
+    return answer
+
+
 async def test_readyz_says_whether_the_schema_is_current(
     database_url: str, empty_database_url: str
 ) -> None:
     async with service(database_url) as (_, http):
-        ready = await http.get("/readyz")
+        ready = await ready_once_warm(http)
         assert ready.status_code == 200
+        assert ready.json()["embedder"] == "warm"
         assert ready.json()["ready"] is True
         assert ready.json()["schema_revision"] == ready.json()["expected_revision"]
         assert (await http.get("/metrics")).status_code == 404, "no Prometheus registry given"
@@ -444,6 +457,34 @@ async def test_readyz_says_whether_the_schema_is_current(
         assert unmigrated.status_code == 503
         assert unmigrated.json()["database"] == "ok"
         assert unmigrated.json()["schema_revision"] is None
+
+
+async def test_readyz_is_503_while_the_embedder_warms_up_and_200_once_it_answers(
+    database_url: str,
+) -> None:
+    """A starting process is not ready while its embedder's warm-up runs: a selection then
+    waits for it and may send every tool, so a load balancer (the compose file's health check)
+    sends it nothing yet; its liveness answers all along."""
+    with FakeOpenAI() as server:
+        server.hold()
+        embedder = OpenAIEmbedder("warming-embedder", 64, base_url=f"{server.url}/v1")
+        client = ToolRetrievalClient(database_url, embedder=embedder, time_budget=LOADED)
+        app = create_app(ServiceSettings(), client=client)
+        async with (
+            client,
+            serving(app) as served,
+            httpx.AsyncClient(base_url=served.url, timeout=120) as http,
+        ):
+            assert await asyncio.to_thread(server.wait_in_flight, 1), "no warm-up request"
+            warming = await http.get("/readyz")
+            assert warming.status_code == 503, warming.text
+            assert (warming.json()["embedder"], warming.json()["database"]) == ("warming", "ok")
+            assert (await http.get("/healthz")).status_code == 200
+            server.release()
+            ready = await ready_once_warm(http)
+            assert ready.status_code == 200, ready.text
+            assert ready.json()["embedder"] == "warm"
+        await embedder.aclose()
 
 
 def _wire_gemini(definition: dict[str, Any]) -> dict[str, Any]:

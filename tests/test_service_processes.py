@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from tests.support.serve_process import DEADLINE, start_serve, stop_serve
+from tests.support.serve_process import DEADLINE, start_serve, stop_serve, wait_ready
 from tests.support.service_catalog import MESSAGES, TOOLS
 
 K = 2
@@ -53,6 +53,7 @@ def test_every_process_and_a_restart_select_what_the_registering_process_selects
     first_url, first = start_serve(database_url, stderr)
     second_url, second = start_serve(database_url, stderr)
     try:
+        wait_ready(second_url)  # as a load balancer would: a warming process may fall open
         registration = {"format": "openai", "tools": unsorted_tools(), "core": CORE}
         registered = httpx.post(f"{first_url}/v1/catalogs/crm", json=registration, timeout=DEADLINE)
         assert registered.status_code == 201, registered.text
@@ -67,6 +68,7 @@ def test_every_process_and_a_restart_select_what_the_registering_process_selects
 
         assert stop_serve(first) == 0
         restarted_url, first = start_serve(database_url, stderr)
+        wait_ready(restarted_url)
         for message, body in expected.items():
             again = select(restarted_url, message)
             assert again["mode"] == "narrowed", again

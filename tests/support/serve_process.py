@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-__all__ = ["DEADLINE", "TOOLRET", "free_port", "run_ok", "start_serve", "stop_serve"]
+__all__ = ["DEADLINE", "TOOLRET", "free_port", "run_ok", "start_serve", "stop_serve", "wait_ready"]
 
 TOOLRET = str(Path(sys.executable).with_name("toolret"))
 DEADLINE = 120.0
@@ -69,6 +69,15 @@ def start_serve(
         if time.monotonic() > deadline:
             process.kill()
             raise AssertionError(f"toolret serve never answered: {stderr.read_text()}")
+        time.sleep(0.05)  # polling a condition with a deadline
+
+
+def wait_ready(url: str) -> None:
+    """Return once ``/readyz`` answers 200: the database current and the embedder warm, as a
+    load balancer waits before it sends a started process traffic (polled, with a deadline)."""
+    deadline = time.monotonic() + DEADLINE
+    while (answer := httpx.get(f"{url}/readyz", timeout=DEADLINE)).status_code != 200:
+        assert time.monotonic() < deadline, f"never ready: {answer.text}"
         time.sleep(0.05)  # polling a condition with a deadline
 
 

@@ -29,7 +29,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from types import TracebackType
-from typing import Self, TypedDict
+from typing import Literal, Self, TypedDict
 
 from toolret._catalog import Catalog
 from toolret._profile import profile_of
@@ -61,7 +61,10 @@ from toolret.retrieval._selection import (
 )
 from toolret.retrieval._sparse import warm_up_languages
 
-__all__ = ["PROBE_TEXT", "Retriever", "RetrieverOptions"]
+__all__ = ["PROBE_TEXT", "Retriever", "RetrieverOptions", "WarmUpState"]
+
+WarmUpState = Literal["warming", "warm", "unavailable", "unused"]
+"""Where a retriever's embedder warm-up stands (``Retriever.warm_up_state``)."""
 
 log = logging.getLogger("toolret.selection")
 
@@ -300,6 +303,20 @@ class Retriever(ABC):
         if self.mode == "bm25":
             return
         await asyncio.shield(self._start_warm_up())
+
+    @property
+    def warm_up_state(self) -> WarmUpState:
+        """Where the embedder's warm-up stands: ``"warming"`` while the background warm-up
+        (``async with``) runs, when a selection waits for it at most its budget and may fall
+        open; ``"warm"`` once it answered; ``"unavailable"`` when it failed (the embedder's
+        breaker serves the full roster at once); ``"unused"`` when none was started (BM25, or
+        not opened). A service reports it on ``/readyz``."""
+        task = self._warming
+        if task is None:
+            return "unused"
+        if not task.done():
+            return "warming"
+        return "warm" if not task.cancelled() and task.exception() is None else "unavailable"
 
     def _start_warm_up(self) -> asyncio.Task[None]:
         if self._warming is None:

@@ -360,11 +360,13 @@ async def _readyz(service: Service, request: Request) -> Response:
         database = str(error)
     except TimeoutError:
         database = "timeout"
-    ready = database == "ok" and revision == expected
+    embedder = service.client.warm_up_state
+    ready = database == "ok" and revision == expected and embedder != "warming"
     return JSONResponse(
         {
             "ready": ready,
             "database": database,
+            "embedder": embedder,
             "schema_revision": revision,
             "expected_revision": expected,
         },

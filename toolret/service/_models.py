@@ -231,9 +231,13 @@ class Health(BaseModel):
 
 
 class Readiness(BaseModel):
-    """Ready when the database answers and its schema is the one this toolret queries."""
+    """Ready when the database answers, its schema is the one this toolret queries, and the
+    embedder's warm-up is over (``warming`` until then: a selection would wait for it and may
+    send every tool). A warm-up that failed leaves the process ready: its breaker sends the full
+    roster at once, as every process's would."""
 
     ready: bool
     database: str
+    embedder: Literal["warming", "warm", "unavailable", "unused"]
     schema_revision: str | None
     expected_revision: str

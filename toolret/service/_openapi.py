@@ -135,7 +135,8 @@ def openapi_document(version: str) -> dict[str, Any]:
             ),
             "/healthz": _get("The process is up", "Health"),
             "/readyz": _get(
-                "The database answers and its schema is current (503 otherwise)",
+                "The database answers, its schema is current and the embedder is warm "
+                "(503 otherwise)",
                 "Readiness",
                 unavailable=True,
             ),

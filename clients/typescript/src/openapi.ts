@@ -591,7 +591,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database answers and its schema is current (503 otherwise) */
+        /** The database answers, its schema is current and the embedder is warm (503 otherwise) */
         get: {
             parameters: {
                 query?: never;
@@ -904,13 +904,21 @@ export interface components {
         };
         /**
          * Readiness
-         * @description Ready when the database answers and its schema is the one this toolret queries.
+         * @description Ready when the database answers, its schema is the one this toolret queries, and the
+         *     embedder's warm-up is over (``warming`` until then: a selection would wait for it and may
+         *     send every tool). A warm-up that failed leaves the process ready: its breaker sends the full
+         *     roster at once, as every process's would.
          */
         Readiness: {
             /** Ready */
             ready: boolean;
             /** Database */
             database: string;
+            /**
+             * Embedder
+             * @enum {string}
+             */
+            embedder: "warming" | "warm" | "unavailable" | "unused";
             /** Schema Revision */
             schema_revision: string | null;
             /** Expected Revision */
