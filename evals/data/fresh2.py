@@ -8,7 +8,7 @@ against the variant, with and without examples, in every language (docs/decision
 fresh held-back set").
 
 How it was written (on ``WRITTEN``, in session 47, every row before any retrieval, ranking or
-embedding was run on it; only the text checks of ``tests/test_eval_fresh2.py`` ran before the
+embedding was run on it; only the text checks of ``tests/test_eval_fresh.py`` ran before the
 commit that added them):
 
 - every non-core roster tool has two scenarios of its own, each a need whose tool has a
@@ -22,7 +22,7 @@ commit that added them):
   word; many need their tool without naming its operation ("The import created a second Sunset
   Villas building; fold it into the original");
 - none restates a case of either half, a case of the first fresh set, a tool's description or
-  one of its examples (``tests/test_eval_fresh2.py`` checks the near-duplicate rule against all
+  one of its examples (``tests/test_eval_fresh.py`` checks the near-duplicate rule against all
   of them); lengths run from 3 to 25 words, most 6 to 18.
 
 Rules: reported only, never tuned on (``FRESH2``); never edit a description, an example or one

@@ -7,7 +7,7 @@ one is for the next confirmation, read once, the same way: default against the v
 and without examples, in every language (docs/decisions.md, "A third fresh held-back set").
 
 How it was written (on ``WRITTEN``, in session 47, every row before any retrieval, ranking or
-embedding was run on it; only the text checks of ``tests/test_eval_fresh3.py`` ran before the
+embedding was run on it; only the text checks of ``tests/test_eval_fresh.py`` ran before the
 commit that added them):
 
 - every non-core roster tool has two scenarios of its own, each a need whose tool has a
@@ -23,7 +23,7 @@ commit that added them):
   written Persian), each written for its language with its own names, places, dates and habits,
   not word for word;
 - none restates a case of either half, a case of the first or second fresh set, a tool's
-  description or one of its examples (``tests/test_eval_fresh3.py`` checks the near-duplicate
+  description or one of its examples (``tests/test_eval_fresh.py`` checks the near-duplicate
   rule against all of them); lengths run from 3 to 25 words, most 6 to 18.
 
 The roster's examples (``toolret.demo._example_requests``) have none in Persian: the rows with
