@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tests.support.embedders import CountingEmbedder
+from tests.support.serve_process import free_port
 from tests.support.tools import CRM_TOOLS, crm_catalog
 from toolret import BundledE5Embedder, Catalog, ClientStateError, ConfigurationError, Settings
 from toolret.retrieval._client import ToolRetrievalClient
@@ -166,3 +167,28 @@ async def test_settings_provide_k_and_the_time_budget(database_url: str) -> None
     settings = Settings(DATABASE_URL=database_url, k=4, time_budget_ms=900)
     async with ToolRetrievalClient(settings=settings, embedder=BundledE5Embedder()) as client:
         assert (client.k, client.time_budget) == (4, 0.9)
+
+
+async def test_opening_a_client_opens_its_first_pooled_connection_in_the_background(
+    database_url: str,
+) -> None:
+    """The first selection need not spend its budget connecting (a loaded host takes a
+    second): opening starts the pool's first connection beside the embedder's warm-up, and
+    ``warm_up()`` waits for both."""
+    async with ToolRetrievalClient(
+        database_url, embedder=BundledE5Embedder(), time_budget=BUDGET
+    ) as opened:
+        await opened.warm_up()
+        assert opened.store.engine.pool.checkedin() == 1  # type: ignore[attr-defined]
+
+
+async def test_an_unreachable_database_at_opening_is_the_first_selections_to_meet() -> None:
+    """Opening the first connection in the background never raises: ``warm_up()`` returns,
+    and the first selection falls open with the store's reason, as it would have anyway."""
+    url = f"postgresql://postgres@127.0.0.1:{free_port()}/nowhere"
+    async with ToolRetrievalClient(
+        url, embedder=BundledE5Embedder(), k=K, time_budget=BUDGET
+    ) as opened:
+        await opened.warm_up()
+        selection = await opened.select(crm_catalog(), "Delete the duplicate contact")
+    assert (selection.mode, selection.reason) == (Mode.FULL, Reason.STORE_ERROR)

@@ -33,7 +33,13 @@ from toolret._profile import RetrievalProfile, profile_of
 from toolret._settings import Settings
 from toolret.embedders._base import Embedder, Vector
 from toolret.embedders._sparse import sparse_head_of
-from toolret.errors import ClientStateError, ConfigurationError, EmbedderError, NotIndexedError
+from toolret.errors import (
+    ClientStateError,
+    ConfigurationError,
+    EmbedderError,
+    NotIndexedError,
+    StoreError,
+)
 from toolret.indexing._asks import WorkerAsks
 from toolret.indexing._backoff import Backoff
 from toolret.indexing._run import IndexReport, Progress, index_catalog
@@ -41,12 +47,7 @@ from toolret.indexing._unserved import Unserved
 from toolret.retrieval._base import Retriever, RetrieverOptions
 from toolret.retrieval._breaker import breaker_for, waiting_on
 from toolret.retrieval._centred_rank import Centrings, rank_centred
-from toolret.retrieval._companions import (
-    NO_COMPANIONS,
-    REFRESH_SECONDS,
-    CompanionCache,
-    Companions,
-)
+from toolret.retrieval._companions import NO_COMPANIONS, REFRESH_SECONDS, CompanionCache, Companions
 from toolret.retrieval._hybrid import rank_hybrid
 from toolret.retrieval._lexical import hybrid_weight
 from toolret.retrieval._metrics import record_step, span
@@ -157,11 +158,30 @@ class ToolRetrievalClient(Retriever):
         self._centrings = Centrings(store)
         self._unserved = Unserved(self._index_unserved) if index_unserved else None
         self._feedback: FeedbackSender | None = None
+        self._opening: asyncio.Task[None] | None = None
         self._companion_cache = CompanionCache(
             self._read_companions, wait=self.time_budget * POOL_SHARE, refresh=companion_refresh
         )
 
     # -- lifecycle --------------------------------------------------------------------------
+
+    def _open_in_background(self) -> None:
+        """Open the pool's first connection beside the embedder's warm-up: the first selection
+        need not spend its budget connecting (a loaded host takes a second)."""
+        if self._opening is None:
+            self._opening = asyncio.ensure_future(self._first_connection())
+
+    async def _first_connection(self) -> None:
+        try:
+            await self.store.ping()
+        except (StoreError, TimeoutError) as error:  # the first selection's to meet
+            log.debug("toolret: opening the store's first connection failed: %s", error)
+
+    async def warm_up(self) -> None:
+        """``Retriever.warm_up``, and the store's first connection opened (never raised)."""
+        await super().warm_up()
+        if self._opening is not None:
+            await asyncio.shield(self._opening)
 
     async def flush(self) -> None:
         """Wait until every pending reindex request and buffered feedback report is sent (or
@@ -180,6 +200,8 @@ class ToolRetrievalClient(Retriever):
     async def _release(self) -> None:
         """Let pending reindex requests finish (briefly), close the queue, the feedback
         sender, and the pool if this client created it."""
+        if self._opening is not None:
+            self._opening.cancel()
         await self._asks.aclose()
         if self._unserved is not None:
             await self._unserved.aclose()
