@@ -3,9 +3,9 @@ measured on them.
 
 Why: the first fresh set (``evals.data.fresh``) has been read twice (for today's opt-in sparse
 signal, then for a smaller weight chosen on the tuning sets), so it can no longer confirm a
-choice on its own. This one is for the next confirmation, read once, the same way: default
-against the variant, with and without examples, in every language (docs/decisions.md, "A second
-fresh held-back set").
+choice on its own. This one was read once, the same way (default against the variant, with and
+without examples, in every language), for the head-keeping fusion, and is spent like the first
+(docs/decisions.md, "A second fresh held-back set" and "The second fresh set, read once").
 
 How it was written (on ``WRITTEN``, in session 47, every row before any retrieval, ranking or
 embedding was run on it; only the text checks of ``tests/test_eval_fresh.py`` ran before the

@@ -84,14 +84,7 @@ scored AS MATERIALIZED ({copy}
     ) AS v ON true
     WHERE d.corpus_id = (SELECT id FROM corpus) AND NOT (SELECT copied FROM corpus)
       AND d.tool_name <> ALL ({skip}::text[])
-    UNION ALL  -- the corpus's learned example vectors (toolret.feedback._store)
-    SELECT l.tool_name, 'example', l.embedding::{cast} <=> (SELECT q FROM query)
-    FROM toolret_learned_vectors l
-    WHERE l.model_id = {model} AND l.corpus_hash = {corpus_hash}
-      AND l.tool_name <> ALL ({skip}::text[])
-      AND EXISTS (SELECT FROM toolret_corpus_documents d
-                  WHERE d.corpus_id = (SELECT id FROM corpus) AND d.tool_name = l.tool_name)
-      AND l.embedding::{cast} <=> (SELECT q FROM query) <= {LEARNED_MAX_DISTANCE}),
+{_learned(model, cast, corpus_hash, skip, "toolret_corpus_documents")}
 tools AS MATERIALIZED ({tools})
 SELECT r.tool_name, r.distance, r.ranked, (SELECT published FROM corpus) AS published
 FROM ((SELECT tool_name, distance, true AS ranked FROM tools WHERE complete
@@ -121,14 +114,7 @@ scored AS MATERIALIZED (
     SELECT c.tool_name, c.kind, c.embedding::{cast} <=> (SELECT q FROM query) AS distance
     FROM toolret_corpus_vectors c  -- its vectors in its rows, one range scan
     WHERE c.corpus_id = (SELECT id FROM corpus) AND c.tool_name <> ALL ({skip}::text[])
-    UNION ALL  -- the corpus's learned example vectors (toolret.feedback._store)
-    SELECT l.tool_name, 'example', l.embedding::{cast} <=> (SELECT q FROM query)
-    FROM toolret_learned_vectors l
-    WHERE l.model_id = {model} AND l.corpus_hash = {corpus_hash}
-      AND l.tool_name <> ALL ({skip}::text[])
-      AND EXISTS (SELECT FROM toolret_corpus_vectors d
-                  WHERE d.corpus_id = (SELECT id FROM corpus) AND d.tool_name = l.tool_name)
-      AND l.embedding::{cast} <=> (SELECT q FROM query) <= {LEARNED_MAX_DISTANCE}),
+{_learned(model, cast, corpus_hash, skip, "toolret_corpus_vectors")}
 tools AS MATERIALIZED ({tool_distances(score, complete=False)})
 SELECT r.tool_name, r.distance, r.ranked, (SELECT published FROM corpus) AS published
 FROM ((SELECT tool_name, distance, true AS ranked FROM tools
@@ -137,3 +123,17 @@ FROM ((SELECT tool_name, distance, true AS ranked FROM tools
       (SELECT tool_name, distance, false FROM tools
        WHERE tool_name = ANY ({p("named")}::text[]))) AS r
 """
+
+
+def _learned(model: str, cast: str, corpus_hash: str, skip: str, members: str) -> str:
+    """The branch both statements add to their scored rows: the corpus's learned example
+    vectors within ``LEARNED_MAX_DISTANCE`` of the message, of the tools ``members`` (the
+    corpus's documents, or its copy) holds."""
+    return f"""    UNION ALL  -- the corpus's learned example vectors (toolret.feedback._store)
+    SELECT l.tool_name, 'example', l.embedding::{cast} <=> (SELECT q FROM query)
+    FROM toolret_learned_vectors l
+    WHERE l.model_id = {model} AND l.corpus_hash = {corpus_hash}
+      AND l.tool_name <> ALL ({skip}::text[])
+      AND EXISTS (SELECT FROM {members} d
+                  WHERE d.corpus_id = (SELECT id FROM corpus) AND d.tool_name = l.tool_name)
+      AND l.embedding::{cast} <=> (SELECT q FROM query) <= {LEARNED_MAX_DISTANCE}),"""
