@@ -292,12 +292,7 @@ class Retriever(ABC):
         self._entered = True
         if self.mode != "bm25":
             self._start_warm_up()
-        self._open_in_background()
         return self
-
-    def _open_in_background(self) -> None:  # noqa: B027 - a hook: nothing by default
-        """A hook: start opening what the first selection would otherwise open (a store's
-        first pooled connection), in the background, never raising."""
 
     async def warm_up(self) -> None:
         """Wait until the embedder is warm (the bundled model loaded, a server answering, within

@@ -26,7 +26,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar, Unpack
+from typing import TYPE_CHECKING, Any, Self, TypeVar, Unpack
 
 from toolret._catalog import Catalog
 from toolret._profile import RetrievalProfile, profile_of
@@ -165,11 +165,13 @@ class ToolRetrievalClient(Retriever):
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    def _open_in_background(self) -> None:
-        """Open the pool's first connection beside the embedder's warm-up: the first selection
-        need not spend its budget connecting (a loaded host takes a second)."""
-        if self._opening is None:
-            self._opening = asyncio.ensure_future(self._first_connection())
+    async def __aenter__(self) -> Self:
+        """``Retriever.__aenter__``, and the pool's first connection opened beside the
+        embedder's warm-up: the first selection need not spend its budget connecting (a loaded
+        host takes a second)."""
+        await super().__aenter__()
+        self._opening = asyncio.ensure_future(self._first_connection())
+        return self
 
     async def _first_connection(self) -> None:
         try:
