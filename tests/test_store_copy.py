@@ -13,6 +13,9 @@ import numpy as np
 import pytest
 
 from tests.support.fixtures_pg import publish_random, synthetic_catalog, unit_vectors
+from toolret._catalog import Catalog
+from toolret._profile import ToolScore
+from toolret._tool import Tool
 from toolret.store._migrate import downgrade_database, upgrade_database
 from toolret.store._read import copy_statement, member_statement
 from toolret.store._sql import COPY_LIMIT, CatalogQuery
@@ -244,3 +247,123 @@ async def test_a_copied_corpus_is_ranked_by_a_statement_that_reads_only_its_copy
     assert probed.scores == copied.scores
     assert probed.published
     assert copied.published
+
+
+def _varied_catalog() -> Catalog:
+    """24 tools with 0 to 4 examples each (every fifth has none), one of them core."""
+    return Catalog(
+        [
+            Tool(
+                f"varied_{i}",
+                f"Synthetic tool number {i} of the varied family, used to test ranking.",
+                examples=tuple(f"varied {i} example request {j}" for j in range(i % 5)),
+                domain="records",
+            )
+            for i in range(24)
+        ],
+        core=["varied_0"],
+    )
+
+
+async def _learn(connection: Any, corpus_hash: str, tool: str, key: str, vector: Any) -> None:
+    await connection.execute(
+        "INSERT INTO toolret_learned_vectors "
+        "(model_id, corpus_hash, doc_key, tool_name, dimension, embedding) "
+        "VALUES ($1, $2, $3, $4, 384, $5)",
+        MODEL,
+        corpus_hash,
+        key,
+        tool,
+        vector,
+    )
+
+
+def _nodes(plan: dict[str, Any], parent: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """Every node of ``plan`` with its parent's node type."""
+    found = [(parent, plan)]
+    for child in plan.get("Plans", ()):
+        found.extend(_nodes(child, plan["Node Type"]))
+    return found
+
+
+@pytest.mark.parametrize(
+    "score",
+    [ToolScore("max"), ToolScore("blend"), ToolScore("blend", 0.3, 3), ToolScore("blend", 1.0, 1)],
+)
+async def test_the_copy_statement_returns_the_rows_of_the_statement_that_reads_either_branch(
+    store: VectorStore, score: ToolScore
+) -> None:
+    """``copy_sql`` scores a blend's descriptions and examples apart (``kind_distances``); its
+    rows are ``member_sql``'s to the bit, in the same order: tools with no, one, two and more
+    examples, two examples with one vector and two learned vectors at one distance (ties),
+    a tool whose stored kinds are all examples and one with two descriptions (a text another
+    tool wrote first), learned vectors (one the only example of its tool), a cut catalog, named
+    tools. With a blend, only the example rows are sorted, and the copy is not materialized."""
+    catalog = _varied_catalog()
+    rng = np.random.default_rng(36)
+    keys = {
+        name: [doc.key for tool, doc in catalog.documents("query") if tool == name]
+        for name in catalog.names
+    }  # each tool's description first, then its examples
+    twin = unit_vectors(rng, 1, 384)[0]
+    await publish_random(
+        store, catalog, MODEL, rng, vectors={keys["varied_4"][1]: twin, keys["varied_4"][2]: twin}
+    )
+    whole = CatalogQuery.build(catalog, MODEL, "query")
+    probes = unit_vectors(rng, 3, 384)
+    probes[1] = twin  # the twins are both the best examples of their tool
+    proxied = await store.engine.raw_connection()
+    try:
+        connection = proxied.driver_connection
+        assert connection is not None
+        await _learn(connection, whole.corpus_hash, "varied_5", "a" * 64, probes[0])  # none else
+        await _learn(connection, whole.corpus_hash, "varied_8", "b" * 64, probes[0])
+        await _learn(connection, whole.corpus_hash, "varied_8", "c" * 64, probes[0])
+        await connection.execute(
+            "UPDATE toolret_corpus_vectors SET kind = $1 WHERE doc_key = $2",
+            "example",
+            keys["varied_7"][0],
+        )  # its description's text was another tool's example first
+        await connection.execute(
+            "UPDATE toolret_corpus_vectors SET kind = $1 WHERE doc_key = $2",
+            "description",
+            keys["varied_9"][3],
+        )  # one of its examples was another tool's description first
+        copy = copy_statement(MODEL, 384, score)
+        member = member_statement(MODEL, 384, score)
+        cut = catalog.only([f"varied_{i}" for i in range(0, 24, 2)] + ["varied_5", "varied_7"])
+        for each in (catalog, cut):
+            query = CatalogQuery.build(each, MODEL, "query")
+            for probe in probes:
+                values = {
+                    "query": probe,
+                    "corpus_hash": query.corpus_hash,
+                    "skip": sorted(query.core | query.outside),
+                    "limit": 8,
+                    "named": sorted(query.candidates)[4:9],
+                }
+                rows = await connection.fetch(copy.sql, *copy.arguments(**values))
+                expected = await connection.fetch(member.sql, *member.arguments(**values))
+                assert [tuple(r) for r in rows if r["ranked"]] == [
+                    tuple(r) for r in expected if r["ranked"]
+                ]
+                assert _rows(rows) == _rows(expected)
+                assert len(rows) == 8 + 5
+        query = CatalogQuery.build(cut, MODEL, "query")
+        values = {**values, "query": probes[0], "corpus_hash": query.corpus_hash}
+        explained = await connection.fetchval(
+            "EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) " + copy.sql, *copy.arguments(**values)
+        )
+        examples = await connection.fetchval(
+            "SELECT count(*) FROM toolret_corpus_vectors WHERE kind = 'example' "
+            "AND tool_name = ANY ($1::text[])",
+            sorted(query.candidates),
+        )
+    finally:
+        proxied.close()
+    plans = json.loads(explained) if isinstance(explained, str) else explained
+    nodes = _nodes(plans[0]["Plan"])
+    assert not [node for _, node in nodes if node.get("Subplan Name") == "CTE scored"]
+    if score.kind == "blend":  # the window ranks the cut catalog's example rows and the learned
+        windowed = [n for up, n in nodes if up == "WindowAgg" and n["Node Type"] == "Sort"]
+        assert [n["Actual Rows"] for n in windowed] == [examples + 3]

@@ -26,14 +26,16 @@ registered returns no rows: the caller then sends the arrays (``exact_sql``).
 rows from a plan with nothing of the probes in it (no lookup of ``toolret_corpus_documents`` or
 ``toolret_vectors`` to set up on each execution, even unexecuted) and no test of completeness (a
 copy is made only of a corpus whose every document has a vector; ``docs/decisions.md``, "A copy
-of a small corpus's vectors"). It returns no rows for a corpus without a copy.
+of a small corpus's vectors"). It returns no rows for a corpus without a copy. Its scored rows
+are not materialized, so a blend scores descriptions and examples apart (``kind_distances``):
+only the examples are sorted for each tool's best few, not every row by tool and kind.
 """
 
 from __future__ import annotations
 
 from toolret._profile import ToolScore
 from toolret.store._schema import sql_literal, vector_cast
-from toolret.store._sql import LEARNED_MAX_DISTANCE, query_vector, tool_distances
+from toolret.store._sql import LEARNED_MAX_DISTANCE, kind_distances, query_vector, tool_distances
 from toolret.store._statement import Placeholder
 
 __all__ = ["MEMBER_PARAMETERS", "copy_sql", "member_sql"]
@@ -110,12 +112,12 @@ corpus AS MATERIALIZED (
     SELECT c.id, c.published_at IS NOT NULL AS published
     FROM toolret_corpora c
     WHERE c.model_id = {model} AND c.corpus_hash = {corpus_hash} AND c.copied),
-scored AS MATERIALIZED (
+scored AS NOT MATERIALIZED (  -- each kind's half reads only its rows (kind_distances)
     SELECT c.tool_name, c.kind, c.embedding::{cast} <=> (SELECT q FROM query) AS distance
     FROM toolret_corpus_vectors c  -- its vectors in its rows, one range scan
     WHERE c.corpus_id = (SELECT id FROM corpus) AND c.tool_name <> ALL ({skip}::text[])
 {_learned(model, cast, corpus_hash, skip, "toolret_corpus_vectors")}
-tools AS MATERIALIZED ({tool_distances(score, complete=False)})
+tools AS MATERIALIZED ({kind_distances(score)})
 SELECT r.tool_name, r.distance, r.ranked, (SELECT published FROM corpus) AS published
 FROM ((SELECT tool_name, distance, true AS ranked FROM tools
        ORDER BY distance, tool_name LIMIT {p("limit")})

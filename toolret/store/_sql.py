@@ -60,6 +60,7 @@ __all__ = [
     "blend_distance",
     "exact_sql",
     "hnsw_sql",
+    "kind_distances",
     "query_vector",
     "tool_distances",
     "with_named",
@@ -293,15 +294,43 @@ def tool_distances(score: ToolScore, *, complete: bool = True) -> str:
     GROUP BY tool_name"""
 
 
+def kind_distances(score: ToolScore) -> str:
+    """``tool_distances(score, complete=False)``'s rows, over rows ``scored`` that all have a
+    distance, with a blend's descriptions and examples scored apart: each tool's description
+    distance is a minimum (no sort), and only the example rows are sorted, by tool and
+    distance, for each tool's best few. The same numbers, summed in the same order; ``scored``
+    must not be materialized, so that each half reads only its own kind's rows
+    (``docs/decisions.md``, "A copy of a small corpus's vectors")."""
+    if score.kind == "max":
+        return tool_distances(score, complete=False)
+    return f"""
+    SELECT coalesce(d.tool_name, e.tool_name) AS tool_name,
+           {_blended(score, "d.description", "e.examples")} AS distance
+    FROM (SELECT tool_name, min(distance) AS description FROM scored
+          WHERE kind = 'description' GROUP BY tool_name) AS d
+    FULL JOIN (
+        SELECT tool_name, avg(distance) AS examples
+        FROM (SELECT tool_name, distance,
+                     row_number() OVER (PARTITION BY tool_name ORDER BY distance) AS n
+              FROM scored WHERE kind = 'example') AS x
+        WHERE n <= {int(score.examples)}
+        GROUP BY tool_name) AS e ON e.tool_name = d.tool_name"""
+
+
 def blend_distance(score: ToolScore) -> str:
     """A tool's blended distance over rows ``(kind, distance, n)``, ``n`` the row's rank among
     the tool's documents of its kind: the weighted description and best-examples distances, or
     the description's alone for a tool without examples. One minus it is ``score``."""
     description = "min(distance) FILTER (WHERE kind = 'description')"
     examples = f"avg(distance) FILTER (WHERE kind = 'example' AND n <= {int(score.examples)})"
+    return _blended(score, description, examples)
+
+
+def _blended(score: ToolScore, description: str, examples: str) -> str:
+    """A blend of a tool's ``description`` distance and the mean of its best examples'
+    (``examples``, NULL without any): the weighted sum, or the description's alone."""
     weight = score.description_weight
-    blended = f"{weight!r} * {description} + {1 - weight!r} * {examples}"
-    return f"coalesce({blended}, {description})"
+    return f"coalesce({weight!r} * {description} + {1 - weight!r} * {examples}, {description})"
 
 
 def query_vector(dimension: int, p: Placeholder) -> str:
