@@ -13,9 +13,7 @@ import numpy as np
 import pytest
 
 from tests.support.fixtures_pg import publish_random, synthetic_catalog, unit_vectors
-from toolret._catalog import Catalog
 from toolret._profile import ToolScore
-from toolret._tool import Tool
 from toolret.store._migrate import downgrade_database, upgrade_database
 from toolret.store._read import copy_statement, member_statement
 from toolret.store._sql import COPY_LIMIT, CatalogQuery
@@ -249,22 +247,6 @@ async def test_a_copied_corpus_is_ranked_by_a_statement_that_reads_only_its_copy
     assert copied.published
 
 
-def _varied_catalog() -> Catalog:
-    """24 tools with 0 to 4 examples each (every fifth has none), one of them core."""
-    return Catalog(
-        [
-            Tool(
-                f"varied_{i}",
-                f"Synthetic tool number {i} of the varied family, used to test ranking.",
-                examples=tuple(f"varied {i} example request {j}" for j in range(i % 5)),
-                domain="records",
-            )
-            for i in range(24)
-        ],
-        core=["varied_0"],
-    )
-
-
 async def _learn(connection: Any, corpus_hash: str, tool: str, key: str, vector: Any) -> None:
     await connection.execute(
         "INSERT INTO toolret_learned_vectors "
@@ -299,7 +281,7 @@ async def test_the_copy_statement_returns_the_rows_of_the_statement_that_reads_e
     a tool whose stored kinds are all examples and one with two descriptions (a text another
     tool wrote first), learned vectors (one the only example of its tool), a cut catalog, named
     tools. With a blend, only the example rows are sorted, and the copy is not materialized."""
-    catalog = _varied_catalog()
+    catalog = synthetic_catalog(24, prefix="varied", core=1, cycle=5)  # 0 to 4 examples
     rng = np.random.default_rng(36)
     keys = {
         name: [doc.key for tool, doc in catalog.documents("query") if tool == name]

@@ -228,15 +228,19 @@ def _remove(server: PgServer) -> None:
 
 
 def synthetic_catalog(
-    tools: int, *, examples: int = 0, prefix: str = "tool", core: int = 0
+    tools: int, *, examples: int = 0, prefix: str = "tool", core: int = 0, cycle: int = 0
 ) -> Catalog:
-    """``tools`` tools named ``{prefix}_{i}``, each with ``examples`` example requests."""
+    """``tools`` tools named ``{prefix}_{i}``, each with ``examples`` example requests, or with
+    ``cycle`` set, ``i % cycle`` of them (tools with 0 to ``cycle - 1`` examples)."""
     return Catalog(
         [
             Tool(
                 f"{prefix}_{i}",
                 f"Synthetic tool number {i} of the {prefix} family, used to test ranking.",
-                examples=tuple(f"{prefix} {i} example request {j}" for j in range(examples)),
+                examples=tuple(
+                    f"{prefix} {i} example request {j}"
+                    for j in range(i % cycle if cycle else examples)
+                ),
                 domain="records",
             )
             for i in range(tools)
