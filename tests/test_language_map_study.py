@@ -49,7 +49,8 @@ async def test_the_pairs_read_half_a_alone_and_pair_each_message_with_its_origin
         assert not set(counting.queries) & half_b
         assert fed == {("tr", "toy"): 15}
         assert set(pairs) == {"tr"}, "no pairs of English with itself"
-        x, y = pairs["tr"]
+        x, y, folds = pairs["tr"]
+        assert folds.tolist() == [0] * 10 + [1] * 5, "a fold is one of half A's blocks"
         scenarios = [*range(10), *range(20, 25)]
         for row, i in enumerate(scenarios):
             turkish = await memo.embed_query(TURKISH[i % 3].format(i + 1))
@@ -77,7 +78,7 @@ async def test_a_map_moves_only_other_languages_toward_the_catalog_s() -> None:
         queries = np.stack([await memo.embed_query(t) for t in texts]).astype(np.float64)
     finally:
         await memo.aclose()
-    x, y = pairs["tr"]
+    x, y, _ = pairs["tr"]
     languages = ["de", "tr", "en"]  # no German pairs: German stays where it was
     for fit in (fit_procrustes(x, y), fit_ridge(x, y, 0.1), fit_ridge(x, y, 1.0, 4)):
         maps = {("tr", TARGET): fit}
@@ -108,3 +109,18 @@ def test_rank_0_is_the_mean_shift_and_procrustes_is_orthogonal() -> None:
     many = rng.normal(size=(400, 8))
     fit = fit_ridge(many, 0.5 + many @ true, 1e-9)
     assert np.allclose(np.eye(8) + fit.delta, true, atol=1e-4)
+
+
+def test_a_fold_left_out_never_feeds_its_maps() -> None:
+    rng = np.random.default_rng(3)
+    x, y = rng.normal(size=(30, 8)), rng.normal(size=(30, 8))
+    folds = np.repeat(np.arange(3), 10)
+    other = x.copy()
+    other[folds == 1] += 5.0
+    for name, maps in fitted({"tr": (x, y, folds)}, leave=1).items():
+        again = fitted({"tr": (other, y, folds)}, leave=1)[name][("tr", TARGET)]
+        assert np.array_equal(maps[("tr", TARGET)].delta, again.delta), name
+        assert np.array_equal(maps[("tr", TARGET)].source, again.source), name
+    whole = fitted({"tr": (x, y, folds)})["ridge λ=1"][("tr", TARGET)]
+    changed = fitted({"tr": (other, y, folds)})["ridge λ=1"][("tr", TARGET)]
+    assert not np.array_equal(whole.delta, changed.delta), "without leave, every fold feeds it"

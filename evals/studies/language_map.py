@@ -34,7 +34,13 @@ byte-identical (``map_queries``). ``M_L = I`` is last session's shift (rank 0). 
   (``described_words``, the sparse signal's calibration; last session read this gate's half-B
   figures for the shift, so its confirmation here is less clean);
 
-with ``a`` ∈ ``SIZES``: 12 maps and 1 gated map under the rule, 13 in all. For information only
+with ``a`` ∈ ``SIZES``: 12 maps and 1 gated map under the rule, 13 in all.
+
+Half A's own messages fed the maps, so on the sets the pairs come from (and the mixed fleet,
+which holds toollens-dev-ml's requests) a half-A message is scored with the maps fitted without
+its fold (``FOLDS`` folds of half A's blocks of scenarios, ``fold_of``): cross-fitted, so half A
+measures requests the map never saw, as half B does. Half B and the roster use the maps fitted
+from every half-A pair. For information only
 (outside the rule): ``rank 0`` (the shift with the pairs' means), and each with
 ``TOOLRET_SPARSE=1``'s signal on top (``+ sparse``).
 
@@ -59,7 +65,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from evals.data.cases import TUNE
-from evals.recall.mixed_fleet import mixed_fleet
+from evals.recall.mixed_fleet import MIXED_NAME, mixed_fleet
 from evals.recall.roster_sets import roster_set
 from evals.studies._fusion_signals import fusion_signals
 from evals.studies._report import report_main
@@ -88,6 +94,8 @@ TARGET = "en"
 SIZES = (0.5, 1.0)
 RIDGE = (0.1, 1.0, 10.0)
 RANKS = (4, 16)
+FOLDS = 5
+"""Half A's own messages are scored with maps fitted without their fold (``fold_of``)."""
 PULL = 1e-3
 """Procrustes' pull toward the identity, as a share of the pairs' largest singular value."""
 GATED = ", descriptions of 5 words or more"
@@ -109,8 +117,14 @@ class LanguageMap:
         return out
 
 
-Pairs = Mapping[str, tuple[Matrix, Matrix]]
+Pairs = Mapping[str, tuple[Matrix, Matrix, NDArray[np.intp]]]
 Maps = Mapping[tuple[str, str], LanguageMap]
+
+
+def fold_of(scenarios: NDArray[np.intp]) -> NDArray[np.intp]:
+    """Half-A scenarios' folds: their block's position among half A's blocks, modulo ``FOLDS``."""
+    out: NDArray[np.intp] = (scenarios // BLOCK // 2) % FOLDS
+    return out
 
 
 async def language_pairs(
@@ -118,11 +132,13 @@ async def language_pairs(
 ) -> tuple[dict[str, tuple[Matrix, Matrix]], Counter[tuple[str, str]]]:
     """Each language's half-A pairs with ``target`` over ``sets``: the query vectors of its
     messages (rows of the first matrix) and of the same scenario's ``target`` message (the
-    second), by each case's own label; and how many pairs of which set each language has.
+    second), by each case's own label, with each pair's fold (``fold_of``); and how many pairs
+    of which set each language has.
     Scenarios are numbered over the whole set (``scenarios``), as ``half_of`` cuts halves; only
     half A's messages are embedded."""
     sources: dict[str, list[NDArray[np.float64]]] = {}
     targets: dict[str, list[NDArray[np.float64]]] = {}
+    numbered: dict[str, list[int]] = {}
     fed: Counter[tuple[str, str]] = Counter()
     for bench in sets:
         numbers, _ = scenarios(bench.cases)
@@ -139,8 +155,12 @@ async def language_pairs(
             y = await scorer.embedder.embed_query(originals[n])
             sources.setdefault(case.language, []).append(np.asarray(x, dtype=np.float64))
             targets.setdefault(case.language, []).append(np.asarray(y, dtype=np.float64))
+            numbered.setdefault(case.language, []).append(n)
             fed[(case.language, bench.name)] += 1
-    pairs = {lang: (np.stack(sources[lang]), np.stack(targets[lang])) for lang in sources}
+    pairs = {
+        lang: (np.stack(sources[lang]), np.stack(targets[lang]), fold_of(np.array(numbered[lang])))
+        for lang in sources
+    }
     return pairs, fed
 
 
@@ -189,8 +209,9 @@ def map_queries(
     return out, moved
 
 
-def fitted(pairs: Pairs) -> dict[str, Maps]:
-    """Every map candidate's maps (``L → TARGET``), by name (``× a`` not yet applied)."""
+def fitted(pairs: Pairs, leave: int | None = None) -> dict[str, Maps]:
+    """Every map candidate's maps (``L → TARGET``), by name (``× a`` not yet applied), from
+    every pair or (``leave``) every pair but that fold's."""
     fits = {
         "procrustes": lambda x, y: fit_procrustes(x, y),
         **{f"ridge λ={c:g}": lambda x, y, c=c: fit_ridge(x, y, c) for c in RIDGE},
@@ -198,16 +219,25 @@ def fitted(pairs: Pairs) -> dict[str, Maps]:
         "rank 0" + INFO: lambda x, y: fit_ridge(x, y, 1.0, 0),
     }
     return {
-        name: {(lang, TARGET): fit(x, y) for lang, (x, y) in pairs.items()}
+        name: {
+            (lang, TARGET): fit(x[folds != leave], y[folds != leave])
+            for lang, (x, y, folds) in pairs.items()
+        }
         for name, fit in fits.items()
     }
 
 
 def _choices(
-    r: Ranker, bench: BenchSet, examples: bool, maps: Mapping[str, Maps]
+    r: Ranker,
+    bench: BenchSet,
+    examples: bool,
+    maps: Mapping[str, Maps],
+    crossed: Sequence[Mapping[str, Maps]],
 ) -> tuple[dict[str, tuple[Matrix, NDArray[np.bool_]]], dict[str, int]]:
     """Each candidate's scores (and the messages the sparse pass is paid for), and how many
-    English-labelled messages each candidate moved."""
+    English-labelled messages each candidate moved. ``crossed``: the maps without each fold,
+    for half A's messages of a set the pairs came from (else none: every message gets
+    ``maps``, fitted from every half-A pair)."""
     catalog = bench.catalog(examples=examples)
     sent = np.array([described_elsewhere(catalog, c.query) for c in bench.cases])
     sent &= described_words(catalog) >= 5
@@ -220,6 +250,11 @@ def _choices(
         for size in SIZES:
             name = f"{fit.removesuffix(INFO)} × {size:g}{INFO if INFO in fit else ''}"
             moved[name], which = map_queries(r.queries, r.identified, r.target, found, size)
+            for rows, held in zip(_folds(r, crossed), crossed, strict=False):
+                languages = [r.identified[i] for i in rows]
+                moved[name][rows], which[rows] = map_queries(
+                    r.queries[rows], languages, r.target, held[fit], size
+                )
             touched[name] = int((which & english).sum())
             if INFO not in fit:
                 moved[name + GATED] = moved[name] if described else r.queries
@@ -232,11 +267,19 @@ def _choices(
     return out, touched
 
 
+def _folds(r: Ranker, crossed: Sequence[object]) -> list[NDArray[np.intp]]:
+    """Each fold's half-A messages (by scenario), when there are folds to leave out."""
+    in_a = (r.x.scenarios // BLOCK) % 2 == HALVES.index("A")
+    fold = fold_of(r.x.scenarios)
+    return [np.flatnonzero(in_a & (fold == k)) for k in range(len(crossed))]
+
+
 async def study(benchmarks: Path, memo: MemoEmbedder, half: Half) -> str:
     tuning = [load_benchmark(benchmarks / name) for name in MEAN_SETS]
     scorer = Scorer(memo)
     pairs, fed = await language_pairs(scorer, tuning)
     maps = fitted(pairs)
+    crossed = [fitted(pairs, leave=k) for k in range(FOLDS)]
     sets: list[tuple[BenchSet, bool]] = [(load_benchmark(benchmarks / n), False) for n in SETS]
     sets += [(mixed_fleet(benchmarks), False), (roster_set(TUNE), True)]
     measured: list[Measured] = []
@@ -246,12 +289,13 @@ async def study(benchmarks: Path, memo: MemoEmbedder, half: Half) -> str:
         for flag in bench.example_flags:
             x = await fusion_signals(memo, bench, flag)
             r = await _ranker(scorer, bench, flag, x)
-            choices, moved = _choices(r, bench, flag, maps)
+            paired = bench.name in (*MEAN_SETS, MIXED_NAME)
+            choices, moved = _choices(r, bench, flag, maps, crossed if paired else ())
             touched.update(moved)
             measured.append(measure_choices(x, bench, flag, choices, whole=whole))
             notes.append(f"- {measured[-1].name}: description language {r.target}")
             print(f"[language_map] {bench.name} examples={flag}", file=sys.stderr, flush=True)
-    fit_notes = _fit_notes(pairs, maps)
+    fit_notes = _fit_notes(pairs, maps, crossed)
     report = _report(measured, touched, half)
     return "\n".join([_fed(fed), "", fit_notes, "", *notes, "", report])
 
@@ -264,26 +308,38 @@ def _fed(fed: Counter[tuple[str, str]]) -> str:
     return "\n".join(lines)
 
 
-def _fit_notes(pairs: Pairs, maps: Mapping[str, Maps]) -> str:
-    """How near each fit brings half A's own pairs (mean cosine of ``f(x)`` to ``y``)."""
-    lines = ["Half A's pairs, mean cosine to their English original (in-sample fit):", ""]
-    lines.append("| fit | " + " | ".join(sorted(pairs)) + " |")
-    lines.append("|---|" + "---|" * len(pairs))
-    rows = {"unmoved": [float(np.mean(np.sum(x * y, axis=1))) for x, y in _sorted(pairs)]}
+def _fit_notes(
+    pairs: Pairs, maps: Mapping[str, Maps], crossed: Sequence[Mapping[str, Maps]]
+) -> str:
+    """How near each fit brings half A's pairs: the mean cosine of ``f(x)`` to ``y`` with the
+    maps fitted from every pair (in-sample), and from the other folds (cross-fitted)."""
+    languages = sorted(pairs)
+    lines = [
+        "Half A's pairs, mean cosine to their English original, in-sample fit / cross-fitted:",
+        "",
+        "| fit | " + " | ".join(languages) + " |",
+        "|---|" + "---|" * len(languages),
+    ]
+    cells = [f"{np.mean(np.sum(pairs[g][0] * pairs[g][1], axis=1)):.3f}" for g in languages]
+    lines.append("| unmoved | " + " | ".join(cells) + " |")
     for name, found in maps.items():
         cells = []
-        for lang, (x, y) in zip(sorted(pairs), _sorted(pairs), strict=True):
-            f = x + found[(lang, TARGET)].step(x)
-            f /= np.linalg.norm(f, axis=1, keepdims=True)
-            cells.append(float(np.mean(np.sum(f * y, axis=1))))
-        rows[name] = cells
-    for name, cells in rows.items():
-        lines.append(f"| {name} | " + " | ".join(f"{c:.3f}" for c in cells) + " |")
+        for lang in languages:
+            x, y, folds = pairs[lang]
+            own = _cosine(found[(lang, TARGET)], x, y)
+            held = [
+                _cosine(m[name][(lang, TARGET)], x[folds == k], y[folds == k])
+                for k, m in enumerate(crossed)
+            ]
+            cells.append(f"{own.mean():.3f} / {np.concatenate(held).mean():.3f}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def _sorted(pairs: Pairs) -> list[tuple[Matrix, Matrix]]:
-    return [pairs[lang] for lang in sorted(pairs)]
+def _cosine(found: LanguageMap, x: Matrix, y: Matrix) -> NDArray[np.float64]:
+    f = x + found.step(x)
+    out: NDArray[np.float64] = np.sum(f * y, axis=1) / np.linalg.norm(f, axis=1)
+    return out
 
 
 def _ruled(choices: Sequence[str], measured: Sequence[Measured]) -> list[str]:
