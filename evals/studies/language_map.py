@@ -41,7 +41,8 @@ which holds toollens-dev-ml's requests) a half-A message is scored with the maps
 its fold (``FOLDS`` folds of half A's blocks of scenarios, ``fold_of``): cross-fitted, so half A
 measures requests the map never saw, as half B does. Half B and the roster use the maps fitted
 from every half-A pair. For information only
-(outside the rule): ``rank 0`` (the shift with the pairs' means), and each with
+(outside the rule): ``rank 0`` (the shift with the pairs' means), ``ridge λ=1`` fitted from the
+other sets' pairs alone (``FOREIGN``; the roster gets every set's), and each with
 ``TOOLRET_SPARSE=1``'s signal on top (``+ sparse``).
 
 **The rule** (``language_shift``'s, written before the numbers): of the candidates where no
@@ -101,6 +102,9 @@ PULL = 1e-3
 GATED = ", descriptions of 5 words or more"
 INFO = " (for information)"
 SHARES = ("ar", "fa", "tr", "zh", "ja")
+FOREIGN = "ridge λ=1, other sets' pairs only" + INFO
+"""``ridge λ=1`` fitted on the other pair sets alone: does a map carry to a catalog whose
+requests never fed it (the held-out judge's case)? xsid-dev's de/id/kk then have no map."""
 
 
 @dataclass(frozen=True)
@@ -209,6 +213,18 @@ def map_queries(
     return out, moved
 
 
+def merged(parts: Sequence[Pairs]) -> dict[str, tuple[Matrix, Matrix, NDArray[np.intp]]]:
+    """Several sets' pairs as one, per language."""
+    out: dict[str, tuple[Matrix, Matrix, NDArray[np.intp]]] = {}
+    for part in parts:
+        for lang, (x, y, folds) in part.items():
+            if lang in out:
+                x0, y0, f0 = out[lang]
+                x, y, folds = np.vstack([x0, x]), np.vstack([y0, y]), np.concatenate([f0, folds])
+            out[lang] = (x, y, folds)
+    return out
+
+
 def fitted(pairs: Pairs, leave: int | None = None) -> dict[str, Maps]:
     """Every map candidate's maps (``L → TARGET``), by name (``× a`` not yet applied), from
     every pair or (``leave``) every pair but that fold's."""
@@ -250,7 +266,8 @@ def _choices(
         for size in SIZES:
             name = f"{fit.removesuffix(INFO)} × {size:g}{INFO if INFO in fit else ''}"
             moved[name], which = map_queries(r.queries, r.identified, r.target, found, size)
-            for rows, held in zip(_folds(r, crossed), crossed, strict=False):
+            folds = _folds(r, crossed) if fit != FOREIGN else []
+            for rows, held in zip(folds, crossed, strict=False):
                 languages = [r.identified[i] for i in rows]
                 moved[name][rows], which[rows] = map_queries(
                     r.queries[rows], languages, r.target, held[fit], size
@@ -280,6 +297,12 @@ async def study(benchmarks: Path, memo: MemoEmbedder, half: Half) -> str:
     pairs, fed = await language_pairs(scorer, tuning)
     maps = fitted(pairs)
     crossed = [fitted(pairs, leave=k) for k in range(FOLDS)]
+    own = {bench.name: (await language_pairs(scorer, [bench]))[0] for bench in tuning}
+    foreign = {
+        name: fitted(merged([p for other, p in own.items() if other != name]))["ridge λ=1"]
+        for name in own
+    }
+    foreign[MIXED_NAME] = foreign["toollens-dev-ml"]
     sets: list[tuple[BenchSet, bool]] = [(load_benchmark(benchmarks / n), False) for n in SETS]
     sets += [(mixed_fleet(benchmarks), False), (roster_set(TUNE), True)]
     measured: list[Measured] = []
@@ -290,7 +313,8 @@ async def study(benchmarks: Path, memo: MemoEmbedder, half: Half) -> str:
             x = await fusion_signals(memo, bench, flag)
             r = await _ranker(scorer, bench, flag, x)
             paired = bench.name in (*MEAN_SETS, MIXED_NAME)
-            choices, moved = _choices(r, bench, flag, maps, crossed if paired else ())
+            found = {**maps, FOREIGN: foreign.get(bench.name, maps["ridge λ=1"])}
+            choices, moved = _choices(r, bench, flag, found, crossed if paired else ())
             touched.update(moved)
             measured.append(measure_choices(x, bench, flag, choices, whole=whole))
             notes.append(f"- {measured[-1].name}: description language {r.target}")
@@ -357,21 +381,25 @@ def _report(measured: Sequence[Measured], touched: Mapping[str, int], half: Half
     shown += [c + SPARSE for c in [REFERENCE, *shown]]
     halves = HALVES[: HALVES.index(half) + 1]
     head = " | ".join(
-        f"{_label(h)}: worst loss | {h}: mean R@5 gain | {h}: toollens R@12 / en "
+        f"{_label(h)}: worst loss | {h}: worst, roster left out | {h}: mean R@5 gain | "
+        f"{h}: toollens R@12 / en "
         f"({'/'.join(SHARES)})"
         for h in halves
     )
     lines = [
         f"| choice | {head} | English messages moved |",
-        "|---|" + "---|---:|---|" * len(halves) + "---:|",
+        "|---|" + "---|---|---:|---|" * len(halves) + "---:|",
     ]
     toollens = next(m for m in measured if m.name == "toollens-dev-ml")
+    # one roster message is 3.4-3.8 points of its rows: say what else loses
+    elsewhere = [m for m in measured if not m.name.startswith("roster")]
     for choice in shown:
         cells = []
         for h in halves:
-            worst = _worst(measured, choice, h)
+            worst, other = _worst(measured, choice, h), _worst(elsewhere, choice, h)
             cells.append(
-                f"{worst[0]:+.1f} {worst[1]} | {_gain(measured, choice, h):+.2f} | "
+                f"{worst[0]:+.1f} {worst[1]} | {other[0]:+.1f} {other[1]} | "
+                f"{_gain(measured, choice, h):+.2f} | "
                 f"{_share(toollens, choice, h)}"
             )
         moved = touched.get(choice.removesuffix(SPARSE), 0)
