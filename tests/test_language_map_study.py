@@ -18,23 +18,10 @@ from evals.studies.language_map import (
     map_queries,
 )
 from tests.support.embedders import CountingEmbedder
-from toolret.recall._data import BenchCase, BenchSet
+from tests.test_language_shift_study import ENGLISH, TURKISH, _bench
 from toolret.recall._halves import half_of
 from toolret.recall._memo import MemoEmbedder
 from toolret.recall.studies._scoring import Scorer
-
-ENGLISH = ["set an alarm for {} am", "play song number {}", "what is the weather in {} days"]
-TURKISH = ["sabah {} için alarm kur", "{} numaralı şarkıyı çal", "{} gün sonra hava nasıl olacak"]
-
-
-def _bench() -> BenchSet:
-    """25 scenarios in English and Turkish (the same tools): A holds 0-9 and 20-24, B 10-19."""
-    cases = [
-        BenchCase(texts[i % 3].format(i + 1), (f"tool_{i % 3}",), language)
-        for language, texts in (("en", ENGLISH), ("tr", TURKISH))
-        for i in range(25)
-    ]
-    return BenchSet("toy", (), tuple(cases))
 
 
 async def test_the_pairs_read_half_a_alone_and_pair_each_message_with_its_original() -> None:
