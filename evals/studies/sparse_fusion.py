@@ -257,15 +257,17 @@ def _detail(measured: Sequence[Measured], chosen: str | None) -> str:
     return detail(measured, shown)
 
 
-def detail(measured: Sequence[Measured], shown: Sequence[str]) -> str:
-    """Each set's table of the ``shown`` choices, per half and language."""
+def detail(
+    measured: Sequence[Measured], shown: Sequence[str], halves: Sequence[str] = HALVES
+) -> str:
+    """Each set's table of the ``shown`` choices, per half (of ``halves``) and language."""
     lines = []
     for m in measured:
         ks = "/".join(f"R@{k}" for k in m.ks)
         lines += [f"{m.name} ({ks}):", "", "| choice | half | " + " | ".join(m.languages) + " |"]
         lines.append("|---|---|" + "---|" * len(m.languages))
         for choice in shown:
-            for half in HALVES:
+            for half in halves:
                 cells = [
                     "/".join(f"{v:.1f}" for v in m.recall[(choice, half, lang)])
                     for lang in m.languages
