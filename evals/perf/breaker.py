@@ -17,7 +17,8 @@ in one run:
   against its floor, the same message's query embedding (the bundled model in process, nothing
   cached) plus a bare ``SELECT 1`` on the client's pool, interleaved. Bar: ≤ 1.06 × the floor.
   Beside it, for what the client's own code adds: the same embedding plus the ranking statement
-  run bare (``store.rank``, the client's catalog query, its depth), with nothing around them.
+  run bare (``store.rank``, the client's catalog query, its depth), with nothing around them and
+  no lexical hits named: at most what select()'s own statement costs.
   Beside it, the same ``select()`` with tools used together off (``TOOLRET_COMPANIONS=0``): the
   co-usage read on a catalog with no recorded turns should cost nothing; and what the
   breaker's question costs a call (``waiting_on``), in microseconds.
