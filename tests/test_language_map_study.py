@@ -18,8 +18,13 @@ from evals.studies.language_map import (
     map_queries,
 )
 from tests.support.embedders import CountingEmbedder
-from tests.test_language_shift_study import ENGLISH, TURKISH, _bench
-from toolret.recall._halves import half_of
+from tests.test_language_shift_study import (
+    ENGLISH,
+    TURKISH,
+    _bench,
+    assert_half_a_alone,
+    query_vectors,
+)
 from toolret.recall._memo import MemoEmbedder
 from toolret.recall.studies._scoring import Scorer
 
@@ -30,10 +35,7 @@ async def test_the_pairs_read_half_a_alone_and_pair_each_message_with_its_origin
     memo = MemoEmbedder(counting)
     try:
         pairs, fed = await language_pairs(Scorer(memo), [bench])
-        half_a = {case.query for case in half_of(bench, "A").cases}
-        half_b = {case.query for case in half_of(bench, "B").cases}
-        assert set(counting.queries) == half_a, "every half-A message embedded, nothing else"
-        assert not set(counting.queries) & half_b
+        half_b = assert_half_a_alone(counting, bench)
         assert fed == {("tr", "toy"): 15}
         assert set(pairs) == {"tr"}, "no pairs of English with itself"
         x, y, folds = pairs["tr"]
@@ -62,7 +64,7 @@ async def test_a_map_moves_only_other_languages_toward_the_catalog_s() -> None:
     try:
         pairs, _ = await language_pairs(Scorer(memo), [_bench()])
         texts = ["wecke mich um sieben", "sabah yedide alarm kur", "set an alarm for 7 am"]
-        queries = np.stack([await memo.embed_query(t) for t in texts]).astype(np.float64)
+        queries = await query_vectors(memo, texts)
     finally:
         await memo.aclose()
     x, y, _ = pairs["tr"]

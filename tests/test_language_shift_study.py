@@ -5,6 +5,7 @@ language than the catalog's, toward the catalog's language, with the real model.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from evals.studies.language_shift import language_means, shift_queries
 from tests.support.embedders import CountingEmbedder
@@ -27,16 +28,27 @@ def _bench() -> BenchSet:
     return BenchSet("toy", (), tuple(cases))
 
 
+def assert_half_a_alone(counting: CountingEmbedder, bench: BenchSet) -> set[str]:
+    """Every half-A message of ``bench`` was embedded, and nothing else; half B's messages."""
+    half_a = {case.query for case in half_of(bench, "A").cases}
+    half_b = {case.query for case in half_of(bench, "B").cases}
+    assert set(counting.queries) == half_a, "every half-A message embedded, nothing else"
+    assert not set(counting.queries) & half_b
+    return half_b
+
+
+async def query_vectors(memo: MemoEmbedder, texts: list[str]) -> NDArray[np.float64]:
+    """The texts' query vectors, one row each, as the studies compute with them."""
+    return np.stack([await memo.embed_query(t) for t in texts]).astype(np.float64)
+
+
 async def test_language_means_read_half_a_alone() -> None:
     bench = _bench()
     counting = CountingEmbedder()
     memo = MemoEmbedder(counting)
     try:
         means, fed = await language_means(Scorer(memo), [bench])
-        half_a = {case.query for case in half_of(bench, "A").cases}
-        half_b = {case.query for case in half_of(bench, "B").cases}
-        assert set(counting.queries) == half_a, "every half-A message embedded, nothing else"
-        assert not set(counting.queries) & half_b
+        assert_half_a_alone(counting, bench)
         assert fed == {("en", "toy"): 15, ("tr", "toy"): 15}
         english = [c.query for c in half_of(bench, "A").cases if c.language == "en"]
         vectors = np.stack([await memo.embed_query(q) for q in english]).astype(np.float64)
@@ -50,7 +62,7 @@ async def test_the_shift_moves_only_other_languages_toward_the_catalog_s() -> No
     try:
         means, _ = await language_means(Scorer(memo), [_bench()])
         texts = ["wecke mich um sieben", "sabah yedide alarm kur", "wake me at seven"]
-        queries = np.stack([await memo.embed_query(t) for t in texts]).astype(np.float64)
+        queries = await query_vectors(memo, texts)
     finally:
         await memo.aclose()
     languages = ["de", "tr", "en"]  # no German mean: German stays where it was
