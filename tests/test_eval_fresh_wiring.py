@@ -22,13 +22,16 @@ import pytest
 from evals.data.cases import CASES, HELD
 from evals.recall.gate import gate_report, in_memory_selections
 from evals.recall.roster_sets import roster_halves, roster_set, roster_sets
+from evals.studies import held_back_pool
 from evals.studies.head_fusion import roster_split
+from evals.studies.held_back_pool import SPENT
 from tests.support.fresh_sets import LATER_SETS, FreshSet
 from toolret.demo.roster import CORE
 from toolret.recall._report import console_recall_report, markdown_recall_report
 from toolret.recall._results import BenchResult
 
 STUDIES = Path(__file__).resolve().parents[1] / "evals" / "studies"
+POOL = Path(held_back_pool.__file__)
 
 by_set = pytest.mark.parametrize("fresh", LATER_SETS, ids=lambda fresh: fresh.name)
 
@@ -100,11 +103,15 @@ def test_the_head_fusion_studys_roster_switch_stops_on_a_name_that_is_no_split()
 def test_neither_the_gate_nor_a_study_reads_it(fresh: FreshSet) -> None:
     """The gate judges ``CASES`` (its functions' default), which holds no case of the set; the
     studies take the roster's halves by split, never name the set, and never ask for every
-    roster set (``roster_sets()`` with the held-back sets in)."""
+    roster set (``roster_sets()`` with the held-back sets in). The one exception is
+    ``held_back_pool``, which pools the sets once every one of them is spent, chooses nothing and
+    reads them all, in order."""
     for judged in (gate_report, in_memory_selections):
         assert inspect.signature(judged).parameters["cases"].default is CASES
     assert {case.prompt for case in CASES}.isdisjoint(case.prompt for case in fresh.cases)
     studies = sorted(STUDIES.glob("*.py"))
     assert studies
-    assert [p.name for p in studies if fresh.name in p.read_text(encoding="utf-8").lower()] == []
+    naming = [p.name for p in studies if fresh.name in p.read_text(encoding="utf-8").lower()]
+    assert naming == [POOL.name]
+    assert (HELD, "fresh", *(later.name for later in LATER_SETS)) == SPENT
     assert [p.name for p in studies if "roster_sets()" in p.read_text(encoding="utf-8")] == []
