@@ -52,7 +52,8 @@ Changes = NDArray[np.float64]
 
 
 def per_case_recall(ranks: Sequence[Sequence[int]], ks: Sequence[int] = KS) -> Changes:
-    """Each case's recall at each ``k``: the share of its needed tools ranked within ``k``."""
+    """Each case's recall at each ``k``, in points: the share of its needed tools ranked within
+    ``k``."""
     return np.array([[100 * np.mean([r <= k for r in rs]) for k in ks] for rs in ranks])
 
 
