@@ -35,7 +35,7 @@ from evals.recall.roster_sets import NAMES, roster_set
 from evals.studies._fusion_signals import fusion_signals
 from evals.studies._report import report_main
 from evals.studies.head_fusion import _choices, opt_in_weight
-from evals.studies.sparse_fusion import MAX_LOSS, REFERENCE, _ranks
+from evals.studies.sparse_fusion import MAX_LOSS, REFERENCE, _ranks, per_case_recall
 from toolret.recall._memo import MemoEmbedder
 
 __all__ = ["main", "pass_rate", "per_case_recall"]
@@ -49,12 +49,6 @@ SEED = 39
 
 Changes = NDArray[np.float64]
 """Per case (rows), the change of its recall at each of ``KS`` (columns), in points."""
-
-
-def per_case_recall(ranks: Sequence[Sequence[int]], ks: Sequence[int] = KS) -> Changes:
-    """Each case's recall at each ``k``, in points: the share of its needed tools ranked within
-    ``k``."""
-    return np.array([[100 * np.mean([r <= k for r in rs]) for k in ks] for rs in ranks])
 
 
 def pass_rate(
@@ -84,11 +78,11 @@ async def study(benchmarks: Path, memo: MemoEmbedder) -> str:
         x = await fusion_signals(memo, bench, False)
         choices = _choices(x, opt_in_weight(x, bench, False))
         language = np.array(x.languages)
-        reference = per_case_recall(_ranks(x, choices[REFERENCE][0]))
+        reference = per_case_recall(_ranks(x, choices[REFERENCE][0]), KS)
         for name, (scores, _) in choices.items():
             if name == REFERENCE:
                 continue
-            got = per_case_recall(_ranks(x, scores)) - reference
+            got = per_case_recall(_ranks(x, scores), KS) - reference
             for lang in dict.fromkeys(x.languages):
                 if lang != "en":
                     changes[(name, NAMES[split], lang)] = got[language == lang]

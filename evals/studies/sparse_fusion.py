@@ -55,7 +55,7 @@ from toolret.retrieval._sparse import (
     written_in,
 )
 
-__all__ = ["main"]
+__all__ = ["main", "per_case_recall"]
 
 Matrix = NDArray[np.float64]
 MAX_LOSS = 1.0
@@ -95,6 +95,12 @@ def _ranks(x: FusionSignals, scores: Matrix) -> list[list[int]]:
             ]
         )
     return out
+
+
+def per_case_recall(ranks: Sequence[Sequence[int]], ks: Sequence[int] = (3, 5, 12)) -> Matrix:
+    """Each case's recall at each ``k`` (columns), in points: the share of its needed tools
+    ranked within ``k``."""
+    return np.array([[100 * np.mean([r <= k for r in rs]) for k in ks] for rs in ranks])
 
 
 def _reference(x: FusionSignals) -> Matrix:
@@ -177,15 +183,12 @@ def measure_choices(
     recall: dict[tuple[str, str, str], tuple[float, ...]] = {}
     paid = {}
     for choice, (scores, sent) in choices.items():
-        ranks = _ranks(x, scores)
+        cases = per_case_recall(_ranks(x, scores), ks)
         paid[choice] = float(sent.mean())
         for half, mask in halves.items():
             for lang in languages:
                 rows = np.flatnonzero(mask & (language == lang))
-                recall[(choice, half, lang)] = tuple(
-                    100 * float(np.mean([np.mean([r <= k for r in ranks[i]]) for i in rows]))
-                    for k in ks
-                )
+                recall[(choice, half, lang)] = tuple(float(v) for v in cases[rows].mean(axis=0))
     name = f"{bench.name}{' with examples' if examples else ''}"
     return Measured(name, ks, languages, recall, paid)
 
